@@ -1,0 +1,1 @@
+"""Camera frame to observation: city boards, dice, pirate boxes, each with a confidence."""

@@ -1,0 +1,74 @@
+"""What the camera saw, as plain data: the one thing ``vision`` hands to ``companion``.
+
+Pure Python on purpose (no OpenCV, no NumPy) so the tracker and the rules side can import it freely.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+DIE_FACES: tuple[str, ...] = ("log", "crate", "wall", "cross", "head", "swords")
+
+
+@dataclass(frozen=True)
+class BoardReading:
+    """One city board in view.
+
+    ``city`` is 7 strings of 7 characters in city notation (rules-reference.md); a cell read with
+    low confidence still carries the best guess in ``city`` but is listed in ``uncertain``.
+    ``confidence`` is 7 rows of 7 floats in [0, 1] (towers are 1.0).
+    """
+
+    seat: int
+    city: tuple[str, ...]
+    confidence: tuple[tuple[float, ...], ...]
+    uncertain: tuple[str, ...] = ()
+    # Board corners in the frame (A1, G1, G7, A7 outer corners), pixels; for overlays.
+    corners: tuple[tuple[float, float], ...] = ()
+
+    def to_json(self) -> dict[str, Any]:
+        return {"seat": self.seat, "city": list(self.city), "uncertain": list(self.uncertain)}
+
+
+@dataclass(frozen=True)
+class DieReading:
+    face: str
+    confidence: float
+    centre: tuple[float, float] = (0.0, 0.0)
+
+
+@dataclass(frozen=True)
+class Observation:
+    """Everything read from one frame (or one stable stretch of frames).
+
+    ``dice`` is None when the tray is not in view; ``pirate_boxes`` is None when the track is not.
+    """
+
+    boards: tuple[BoardReading, ...] = ()
+    dice: tuple[DieReading, ...] | None = None
+    pirate_boxes: int | None = None
+    timestamp: float = 0.0
+    frame_index: int = 0
+    extra: dict[str, Any] = field(default_factory=dict, compare=False)
+
+    def board(self, seat: int) -> BoardReading | None:
+        for b in self.boards:
+            if b.seat == seat:
+                return b
+        return None
+
+    @property
+    def dice_faces(self) -> list[str]:
+        return [d.face for d in self.dice or ()]
+
+    def to_json(self, image: str | None = None) -> dict[str, Any]:
+        """The contract's ``scan`` line."""
+        out: dict[str, Any] = {}
+        if image is not None:
+            out["image"] = image
+        out["boards"] = [b.to_json() for b in sorted(self.boards, key=lambda b: b.seat)]
+        out["dice"] = self.dice_faces
+        if self.pirate_boxes is not None:
+            out["pirate_boxes"] = self.pirate_boxes
+        return out
