@@ -1,0 +1,749 @@
+"""The table tracker: turns the camera's stable observations into judged, recorded moves.
+
+Pure Python (no OpenCV, no Flask): vision hands over :class:`vision.observation.Observation`s, the
+rules engine judges, the store keeps the log. The log of events in the store *is* the game; the
+tracker's own state (open dispute, drawing in progress) is rebuilt from it on restart.
+
+How a turn is seen:
+- the dice lying in the tray are remembered as the turn's dice (the last reading of five dice wins);
+- new drawings on the current player's board (cells empty for the engine, filled on the board) are
+  the turn's placements; from them the symbol, the dice used and the dice turned follow;
+- a turn without a drawing (a log delivery, or nothing possible) ends when the tray is emptied;
+- the drawing is judged once it has settled (``settle_seconds`` without change, the tray emptied or
+  re-rolled); a legal move is applied, an illegal one becomes a dispute until the board is fixed, the
+  players override it with a reason, or enter the move by hand.
+
+Cells that stay different from the engine after a move (a misread, a smudge) are never taken as new
+drawings of another turn: only cells the engine holds empty can be new. A cell corrected by hand
+rewrites the move that drew it, and the game is replayed from the log.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from companion.errors import UserError
+from companion.game import Game
+from companion.layout import ALL_CELLS, LAYOUT, cell_index
+from companion.rules import (
+    SYMBOLS,
+    Action,
+    final_tally,
+    is_terminal,
+    judge,
+    legal_actions,
+    option_value,
+)
+
+PERSON_LEVEL: dict[str, int] = {"c": 1, "s": 2, "p": 2, "a": 3, "m": 3, "j": 4, "n": 5}
+PERSON_NAMES: dict[str, str] = {
+    "c": "citizen", "s": "soldier", "p": "priest", "a": "architect", "m": "merchant", "j": "juggler", "n": "noble",
+}
+ITEM_NAMES: dict[str, str] = {"W": "wall", "G": "crate", "H": "house", **PERSON_NAMES}
+ITEM_NAMES.update({str(n): f"church {n}" for n in range(1, 6)})
+VALID_ITEMS = frozenset("WGH12345") | frozenset(PERSON_LEVEL)
+PIRATE_STRENGTHS: tuple[int, ...] = (1, 3, 6, 8, 10, 12)
+SPACES = frozenset(LAYOUT.spaces)
+
+# Rule ids the tracker itself raises (the engine's ids name the game's rules).
+RULE_DICE_UNSEEN = "dice-unseen"
+RULE_NO_DRAWING = "no-drawing"
+
+
+def item_name(item: str) -> str:
+    return ITEM_NAMES.get(item, repr(item))
+
+
+def city_cell(city: Sequence[str], cell: str) -> str:
+    col, row = cell_index(cell)
+    return city[row][col]
+
+
+def parse_cell(cell: str) -> str:
+    """A cell name as typed by a person, checked: ``UserError`` naming it when it is not a space."""
+    name = str(cell).strip().upper()
+    try:
+        cell_index(name)
+    except ValueError:
+        raise UserError(f"unknown cell {cell!r}: cells are A1..G7") from None
+    if name not in SPACES:
+        raise UserError(f"cell {name} is a tower, not a space")
+    return name
+
+
+def parse_item(item: str) -> str:
+    text = str(item).strip()
+    if text in ("", ".", "empty"):
+        return "."
+    if text.lower() in PERSON_LEVEL and len(text) == 1:
+        return text.lower()
+    if text.upper() in ("W", "G", "H"):
+        return text.upper()
+    if text in "12345" and len(text) == 1:
+        return text
+    raise UserError(f"unknown item {item!r}: use W, G, H, 1-5, a person letter (c s p a m j n) or '.'")
+
+
+def diff_city(engine_city: Sequence[str], seen_city: Sequence[str]) -> tuple[list[dict[str, str]], list[str]]:
+    """(new drawings, mismatched cells). New drawings are spaces empty for the engine and filled on the board;
+    mismatches are spaces the engine holds filled that read differently (misreads, smudges, erasures)."""
+    new: list[dict[str, str]] = []
+    mismatch: list[str] = []
+    for cell in ALL_CELLS:
+        if cell not in SPACES:
+            continue
+        want, seen = city_cell(engine_city, cell), city_cell(seen_city, cell)
+        if want == seen:
+            continue
+        if want == ".":
+            if seen in VALID_ITEMS:
+                new.append({"cell": cell, "item": seen})
+        else:
+            mismatch.append(cell)
+    return new, mismatch
+
+
+def infer_action(player: int, dice: Sequence[str], place: Sequence[dict[str, str]]) -> dict[str, Any]:
+    """The ACTION.json that explains a drawing with these dice.
+
+    The symbol follows from what was drawn: walls (a person next to them is the top tower's bonus),
+    a person (houses next to it are an architect's), a church, crates. Dice used beyond those showing
+    the symbol were turned (2 coins each)."""
+    items = [p["item"] for p in place]
+    persons = [i for i in items if i in PERSON_LEVEL]
+    churches = [int(i) for i in items if i.isdigit()]
+    if "W" in items:
+        symbol, used = "wall", items.count("W")
+    elif persons:
+        symbol, used = "head", max(PERSON_LEVEL[i] for i in persons)
+    elif churches:
+        symbol, used = "cross", max(churches)
+    elif "G" in items:
+        symbol, used = "crate", items.count("G")
+    elif "H" in items:
+        symbol, used = "head", 3  # houses without their architect: the engine will say why it is illegal
+    else:
+        symbol, used = "log", 0
+    turned = max(0, used - list(dice).count(symbol))
+    return {"player": player, "dice": list(dice), "symbol": symbol, "turned": turned,
+            "place": [dict(p) for p in place], "logs": 0}
+
+
+def dice_used(action: dict[str, Any]) -> int:
+    """How many dice (rolled or turned) an action uses for its symbol."""
+    items = [p["item"] for p in action.get("place", [])]
+    symbol = action.get("symbol")
+    if symbol == "log":
+        return int(action.get("logs", 0))
+    if symbol == "wall":
+        return items.count("W")
+    if symbol == "crate":
+        return items.count("G")
+    if symbol == "cross":
+        return max((int(i) for i in items if i.isdigit()), default=0)
+    if symbol == "head":
+        return max((PERSON_LEVEL[i] for i in items if i in PERSON_LEVEL), default=0)
+    return 0
+
+
+def describe_action(action: dict[str, Any], names: Sequence[str]) -> str:
+    """One line for the event log: who did what where."""
+    p = int(action.get("player", 0))
+    who = names[p] if 0 <= p < len(names) else f"player {p + 1}"
+    symbol = action.get("symbol", "?")
+    turned = int(action.get("turned", 0))
+    turned_txt = f", {turned} turned" if turned else ""
+    if symbol is None:
+        return f"{who}: no symbol possible, swords only"
+    if symbol == "log":
+        return f"{who}: {action.get('logs', 0)} log(s) delivered{turned_txt}"
+    if not action.get("place"):
+        return f"{who}: {symbol}, nothing drawn{turned_txt}"
+    what = ", ".join(f"{item_name(pl['item'])} {pl['cell']}" for pl in action["place"])
+    return f"{who}: {symbol} ×{dice_used(action)}{turned_txt} — {what}"
+
+
+def _to_json(obj: Any) -> Any:
+    return obj.to_json() if hasattr(obj, "to_json") else obj
+
+
+@dataclass
+class Dispute:
+    """An illegal move waiting for the players: fix the board, override with a reason, or enter it by hand."""
+
+    action: dict[str, Any]
+    errors: list[dict[str, str]]
+    since: float
+
+    @property
+    def cells(self) -> list[str]:
+        named = [pl["cell"] for pl in self.action.get("place", [])]
+        flagged = [c for c in named if any(c in e.get("message", "") for e in self.errors)]
+        return flagged or named
+
+    def to_json(self) -> dict[str, Any]:
+        return {"action": self.action, "errors": self.errors, "cells": self.cells, "since": self.since}
+
+
+@dataclass
+class LogEntry:
+    seq: int
+    kind: str  # move | override | dispute | resolved | correction | undo | end | note | start
+    text: str
+    at: float
+    legal: bool | None = None
+    reasons: list[dict[str, str]] = field(default_factory=list)
+    effects: dict[str, Any] | None = None
+    source: str = ""
+
+    def to_json(self) -> dict[str, Any]:
+        return {"seq": self.seq, "kind": self.kind, "text": self.text, "at": self.at, "legal": self.legal,
+                "reasons": self.reasons, "effects": self.effects, "source": self.source}
+
+
+class Tracker:
+    """One game at the table: observations and hand entries in, judged moves and a log out.
+
+    Thread-safe: the camera thread calls :meth:`observe`, web requests call the hand entries.
+    Every change bumps :attr:`version` and calls the listeners (the web's live updates).
+    """
+
+    def __init__(self, store: Any, game_id: int, *, settle_seconds: float = 0.0,
+                 clock: Callable[[], float] = time.time) -> None:
+        self.store = store
+        self.game_id = game_id
+        self.settle_seconds = settle_seconds
+        self.clock = clock
+        self._lock = threading.RLock()
+        self.version = 0
+        self.listeners: list[Callable[[Tracker], None]] = []
+        # what the camera says now
+        self.turn_dice: list[str] | None = None   # last five dice seen in the tray this turn
+        self.spent_dice: list[str] | None = None  # dice of a recorded move, still lying in the tray
+        self.tray_in_view = False
+        self.seen_pirate_boxes: int | None = None
+        self.last_boards: dict[int, dict[str, Any]] = {}
+        self.pending: dict[str, Any] | None = None   # a drawing that has not settled yet
+        self.ignored_diff: list[dict[str, str]] | None = None  # the drawing an undo took back
+        self.aliases: dict[tuple[int, str], tuple[str, str]] = {}  # (seat, cell) -> (read, truth)
+        self.warnings: list[str] = []
+        self._replay()
+
+    # -- creation ---------------------------------------------------------------------------------
+    @classmethod
+    def start_game(cls, store: Any, names: Sequence[str], *, start_player: int = 0,
+                   seats: Sequence[int] | None = None, language: str = "en", camera: str | None = None,
+                   settle_seconds: float = 0.0, clock: Callable[[], float] = time.time) -> Tracker:
+        names = [str(n).strip() for n in names]
+        if not 2 <= len(names) <= 5:
+            raise UserError(f"a game needs 2 to 5 players, not {len(names)}")
+        if any(not n for n in names) or len(set(names)) != len(names):
+            raise UserError("player names must be non-empty and different")
+        if not 0 <= start_player < len(names):
+            raise UserError(f"start player must be 1..{len(names)}")
+        seat_list = list(seats) if seats is not None else list(range(len(names)))
+        if len(seat_list) != len(names) or len(set(seat_list)) != len(seat_list) \
+                or any(not 0 <= s <= 4 for s in seat_list):
+            raise UserError("seats must be different numbers 0..4, one per player")
+        meta = {"players": names, "start_player": start_player, "seats": seat_list,
+                "language": language, "camera": camera}
+        game_id = store.create_game(meta)
+        store.append_event(game_id, {"type": "start", "players": names, "start_player": start_player,
+                                     "seats": seat_list, "language": language, "at": clock()})
+        return cls(store, game_id, settle_seconds=settle_seconds, clock=clock)
+
+    # -- replay -----------------------------------------------------------------------------------
+    def _replay(self) -> None:
+        """Rebuild the game, the log and the open dispute from the store's events."""
+        events = self.store.events(self.game_id)
+        if not events or events[0].get("type") != "start":
+            raise UserError(f"game {self.game_id} has no start event")
+        start = events[0]
+        self.names: list[str] = list(start["players"])
+        self.seats: list[int] = list(start.get("seats") or range(len(self.names)))
+        self.language: str = start.get("language", "en")
+        corrections: dict[int, dict[str, Any]] = {}
+        for ev in events:
+            if ev.get("type") == "correction":
+                corrections[int(ev["target"])] = ev["action"]
+        game = Game.new(self.names, int(start.get("start_player", 0)))
+        log: list[LogEntry] = [LogEntry(0, "start", "Game started: " + ", ".join(self.names), start.get("at", 0.0))]
+        dispute: Dispute | None = None
+        finished_tally: dict[str, Any] | None = None
+        move_seqs: list[int] = []  # store index of each applied move, for undo and corrections
+        move_actions: dict[int, dict[str, Any]] = {}  # the action each applied move stands for
+        for seq, ev in enumerate(events[1:], start=1):
+            kind, at = ev.get("type"), float(ev.get("at", 0.0))
+            if kind == "move":
+                action = corrections.get(seq, ev["action"])
+                verdict = game.play(Action.from_json(action))
+                text = describe_action(action, self.names)
+                if seq in corrections:
+                    text += " (corrected by hand)"
+                move_actions[seq] = action
+                if verdict.legal:
+                    move_seqs.append(seq)
+                    log.append(LogEntry(seq, "move", text, at, True, [], _to_json(verdict.effects),
+                                        ev.get("source", "camera")))
+                else:
+                    # a correction made this move illegal: it stands, as drawn, flagged in the log
+                    game.override(Action.from_json(action), "kept after a correction")
+                    move_seqs.append(seq)
+                    log.append(LogEntry(seq, "override", text + " — illegal after correction, kept", at, False,
+                                        [_to_json(e) for e in verdict.errors], None, ev.get("source", "camera")))
+                dispute = None
+            elif kind == "override":
+                action = corrections.get(seq, ev["action"])
+                errors = [_to_json(e) for e in judge(game.state, Action.from_json(action)).errors]
+                before = game.state
+                game.override(Action.from_json(action), ev.get("reason", ""))
+                move_seqs.append(seq)
+                move_actions[seq] = action
+                log.append(LogEntry(seq, "override", describe_action(action, self.names)
+                                    + f" — overridden: {ev.get('reason', '')}", at, False, errors,
+                                    _effects_between(before, game.state), ev.get("source", "table")))
+                dispute = None
+            elif kind == "undo":
+                if move_seqs:
+                    move_seqs.pop()
+                    game.undo()
+                log.append(LogEntry(seq, "undo", "Last move taken back", at))
+                dispute = None
+                finished_tally = None
+            elif kind == "dispute":
+                dispute = Dispute(ev["action"], ev["errors"], at)
+                log.append(LogEntry(seq, "dispute", describe_action(ev["action"], self.names)
+                                    + " — illegal", at, False, ev["errors"], None, ev.get("source", "camera")))
+            elif kind == "resolved":
+                dispute = None
+                log.append(LogEntry(seq, "resolved", f"Dispute closed: {ev.get('how', '')}", at))
+            elif kind == "correction":
+                log.append(LogEntry(seq, "correction", f"Cell {ev.get('cell')} corrected to "
+                                    f"{item_name(ev.get('item', '.'))}: {ev.get('reason', 'misread')}", at))
+            elif kind == "end":
+                finished_tally = ev.get("tally")
+                log.append(LogEntry(seq, "end", "Game over", at))
+            elif kind == "note":
+                log.append(LogEntry(seq, "note", str(ev.get("text", "")), at))
+        self.game = game
+        self.log = log
+        self.dispute = dispute
+        self.move_seqs = move_seqs
+        self.move_actions = move_actions
+        self.tally = finished_tally
+        self.event_count = len(events)
+
+    # -- helpers ----------------------------------------------------------------------------------
+    @property
+    def state(self) -> Any:
+        return self.game.state
+
+    @property
+    def last_action(self) -> dict[str, Any] | None:
+        return self.move_actions[self.move_seqs[-1]] if self.move_seqs else None
+
+    @property
+    def finished(self) -> bool:
+        return self.tally is not None
+
+    def _state_json(self) -> dict[str, Any]:
+        return self.state.to_json()
+
+    def _append(self, event: dict[str, Any]) -> None:
+        event.setdefault("at", self.clock())
+        self.store.append_event(self.game_id, event)
+
+    def _changed(self) -> None:
+        self.version += 1
+        for listener in list(self.listeners):
+            listener(self)
+
+    def _record(self, event: dict[str, Any]) -> None:
+        """Append an event, rebuild from the log, check for the end, tell the listeners."""
+        if event["type"] in ("move", "override") and self.turn_dice is not None:
+            # the dice lying in the tray belong to this move, not to the next player's turn
+            self.spent_dice, self.turn_dice = self.turn_dice, None
+        self._append(event)
+        self._replay()
+        self._check_end()
+        self._changed()
+
+    def _check_end(self) -> None:
+        if self.tally is None and is_terminal(self.state):
+            tally = final_tally(self.state).to_json()
+            self._append({"type": "end", "tally": tally})
+            self.store.finish_game(self.game_id, tally)
+            self._replay()
+
+    def current_player(self) -> int:
+        return int(self._state_json()["current_player"])
+
+    # -- camera -----------------------------------------------------------------------------------
+    def observe(self, obs: Any) -> None:
+        """Take one stable observation (vision.observation.Observation)."""
+        with self._lock:
+            changed = False
+            for board in obs.boards:
+                self.last_boards[board.seat] = {"city": list(board.city), "uncertain": list(board.uncertain)}
+            if obs.pirate_boxes is not None and obs.pirate_boxes != self.seen_pirate_boxes:
+                self.seen_pirate_boxes = int(obs.pirate_boxes)
+                changed = True
+            tray_cleared = False
+            if obs.dice is not None:
+                faces = [d.face for d in obs.dice]
+                if len(faces) == 5 and faces != self.turn_dice and faces != self.spent_dice:
+                    if self.pending is not None and self.turn_dice is not None:
+                        self._commit_pending()  # the next roll ends a drawn turn
+                    self.turn_dice = faces
+                    self.spent_dice = None
+                    changed = True
+                elif not faces:
+                    tray_cleared = self.tray_in_view and self.turn_dice is not None
+                    self.spent_dice = None
+                self.tray_in_view = True
+            if not self.finished:
+                changed |= self._look_at_boards(obs)
+                if self.pending is not None and self.clock() - self.pending["since"] >= self.settle_seconds:
+                    self._commit_pending()
+                    changed = True
+                if tray_cleared:
+                    self._tray_cleared()
+                    changed = True
+            self._update_warnings()
+            if changed:
+                self._changed()
+
+    def tick(self) -> None:
+        """Commit a drawing that has settled without a further observation (called by the camera loop)."""
+        with self._lock:
+            if self.pending is not None and self.clock() - self.pending["since"] >= self.settle_seconds:
+                self._commit_pending()
+                self._update_warnings()
+                self._changed()
+
+    def _seen_city(self, seat: int) -> list[str] | None:
+        board = self.last_boards.get(seat)
+        if board is None:
+            return None
+        rows = [list(r) for r in board["city"]]
+        for (a_seat, cell), (read, truth) in list(self.aliases.items()):
+            if a_seat != seat:
+                continue
+            col, row = cell_index(cell)
+            if rows[row][col] == read:
+                rows[row][col] = truth
+            else:
+                del self.aliases[(a_seat, cell)]  # the board changed there: trust the camera again
+        return ["".join(r) for r in rows]
+
+    def _look_at_boards(self, obs: Any) -> bool:
+        player = self.current_player()
+        seat = self.seats[player]
+        if obs.board(seat) is None:
+            return False
+        seen = self._seen_city(seat)
+        assert seen is not None
+        new, _ = diff_city(self.state.players[player].city, seen)
+        if self.ignored_diff is not None:
+            if new == self.ignored_diff:
+                return False
+            self.ignored_diff = None
+        if self.dispute is not None:
+            return self._recheck_dispute(player, new)
+        if not new:
+            if self.pending is not None:
+                self.pending = None  # erased before it settled
+                return True
+            return False
+        if self.pending is None or self.pending["place"] != new:
+            self.pending = {"player": player, "place": new, "since": self.clock()}
+            return True
+        return False
+
+    def _tray_cleared(self) -> None:
+        """The dice left the tray: a drawn turn is over; a turn without a drawing was a log delivery."""
+        if self.pending is not None:
+            self._commit_pending()
+        elif self.dispute is None and self.turn_dice is not None:
+            player = self.current_player()
+            seat = self.seats[player]
+            seen = self._seen_city(seat)
+            new = diff_city(self.state.players[player].city, seen)[0] if seen is not None else []
+            if not new:
+                self._judge_and_record(self._undrawn_action(player, self.turn_dice), source="camera")
+        self.turn_dice = None
+
+    def _undrawn_action(self, player: int, dice: list[str]) -> dict[str, Any]:
+        """A turn that ended without a drawing: a log delivery with the logs rolled, else the forced pass
+        (the camera cannot see the lumber store: a different count is entered by hand)."""
+        log = {"player": player, "dice": list(dice), "symbol": "log", "turned": 0, "place": [],
+               "logs": dice.count("log")}
+        passing = {**log, "symbol": None, "logs": 0}
+        if log["logs"] and judge(self.state, Action.from_json(log)).legal:
+            return log
+        if judge(self.state, Action.from_json(passing)).legal:
+            return passing
+        return log if log["logs"] else passing
+
+    def _commit_pending(self) -> None:
+        pending, self.pending = self.pending, None
+        if pending is None or self.finished:
+            return
+        dice = self.turn_dice
+        if dice is None or len(dice) != 5:
+            action = infer_action(pending["player"], dice or [], pending["place"])
+            self._open_dispute(action, [{"rule": RULE_DICE_UNSEEN, "message":
+                               "The five dice were not seen in the tray; put them back or enter the move by hand."}])
+            return
+        self._judge_and_record(infer_action(pending["player"], dice, pending["place"]), source="camera")
+
+    def _judge_and_record(self, action: dict[str, Any], source: str) -> Any:
+        verdict = judge(self.state, Action.from_json(action))
+        if verdict.legal:
+            if self.dispute is not None:
+                self._append({"type": "resolved", "how": "fixed on the board" if source == "camera"
+                              else "entered by hand"})
+            self._record({"type": "move", "action": action, "source": source})
+        else:
+            self._open_dispute(action, [_to_json(e) for e in verdict.errors], source)
+        return verdict
+
+    def _open_dispute(self, action: dict[str, Any], errors: list[dict[str, str]], source: str = "camera") -> None:
+        if self.dispute is not None and self.dispute.action == action:
+            return
+        self._record({"type": "dispute", "action": action, "errors": errors, "source": source})
+
+    def _recheck_dispute(self, player: int, new: list[dict[str, str]]) -> bool:
+        """The players are fixing the board: judge again what it shows now."""
+        assert self.dispute is not None
+        if new == self.dispute.action.get("place"):
+            return False
+        if not new:
+            if not self.dispute.action.get("place"):
+                return False  # a turn without a drawing: nothing on the board to fix
+            self._record({"type": "resolved", "how": "drawing erased"})
+            return True
+        dice = self.turn_dice or self.dispute.action.get("dice") or []
+        if len(dice) != 5:
+            return False
+        if self.settle_seconds > 0:
+            self.pending = {"player": player, "place": new, "since": self.clock()}
+            return True
+        self._judge_and_record(infer_action(player, dice, new), source="camera")
+        return True
+
+    def _update_warnings(self) -> None:
+        warnings: list[str] = []
+        state = self.state
+        player = self.current_player()
+        for p, seat in enumerate(self.seats):
+            seen = self._seen_city(seat)
+            if seen is None:
+                continue
+            new, mismatch = diff_city(state.players[p].city, seen)
+            if p != player and new:
+                cells = ", ".join(x["cell"] for x in new)
+                warnings.append(f"{self.names[p]}'s board shows new drawings at {cells}, "
+                                f"but it is {self.names[player]}'s turn.")
+            if mismatch:
+                warnings.append(f"{self.names[p]}'s board reads differently from the game at "
+                                f"{', '.join(mismatch)} (misread? correct the cell if the game is wrong).")
+        expected = int(self._state_json().get("pirate_boxes", 0))
+        if self.seen_pirate_boxes is not None and self.seen_pirate_boxes != expected and self.pending is None:
+            warnings.append(f"The pirate track shows {self.seen_pirate_boxes} marked boxes; the game counts {expected}.")
+        self.warnings = warnings
+
+    # -- hand entries -----------------------------------------------------------------------------
+    def enter_move(self, action: dict[str, Any], *, override_reason: str | None = None) -> Any:
+        """A move typed by a player. Legal: applied. Illegal: refused (returned verdict), unless an override
+        reason is given, then it stands as drawn."""
+        with self._lock:
+            if self.finished:
+                raise UserError("the game is over; undo the last move to change it")
+            parsed = Action.from_json(action)
+            clean = parsed.to_json()
+            if int(clean.get("player", -1)) != self.current_player():
+                raise UserError(f"it is {self.names[self.current_player()]}'s turn, not player {clean.get('player')}")
+            verdict = judge(self.state, parsed)
+            if verdict.legal:
+                if self.dispute is not None:
+                    self._append({"type": "resolved", "how": "entered by hand"})
+                self.pending = None
+                self._record({"type": "move", "action": clean, "source": "hand"})
+            elif override_reason:
+                self._override(clean, override_reason)
+            return verdict
+
+    def override_dispute(self, reason: str) -> None:
+        """The players say the disputed drawing stands: apply it as drawn, with its effects."""
+        with self._lock:
+            reason = reason.strip()
+            if not reason:
+                raise UserError("an override needs a reason")
+            if self.dispute is None:
+                raise UserError("there is no dispute to override")
+            self._override(self.dispute.action, reason)
+
+    def _override(self, action: dict[str, Any], reason: str) -> None:
+        if self.dispute is not None:
+            self._append({"type": "resolved", "how": f"overridden: {reason}"})
+        self.pending = None
+        self._record({"type": "override", "action": action, "reason": reason, "source": "table"})
+
+    def undo(self) -> None:
+        """Take back the last move (camera, hand or override). The drawing still on the board is not
+        taken again until the board changes."""
+        with self._lock:
+            if not self.move_seqs:
+                raise UserError("there is no move to take back")
+            was_finished = self.finished
+            action = self.move_actions[self.move_seqs[-1]]
+            self._append({"type": "undo"})
+            if was_finished:
+                self.store.reopen_game(self.game_id)
+            self._replay()
+            self.pending = None
+            self.ignored_diff = [dict(p) for p in action.get("place", [])] or None
+            self._changed()
+
+    def correct_cell(self, player: int, cell: str, item: str, reason: str = "misread") -> None:
+        """A cell the camera misread, as it really is. A cell drawn in an earlier move rewrites that move
+        (the game is replayed); a cell of the drawing under dispute or in progress is re-judged."""
+        with self._lock:
+            if not 0 <= player < len(self.names):
+                raise UserError(f"no player {player + 1}")
+            cell, item = parse_cell(cell), parse_item(item)
+            seat = self.seats[player]
+            board = self.last_boards.get(seat)
+            if board is not None:
+                self.aliases[(seat, cell)] = (city_cell(board["city"], cell), item)
+            events = self.store.events(self.game_id)
+            target = self._move_that_drew(events, player, cell)
+            if target is not None:
+                seq, action = target
+                place = [dict(p) for p in action.get("place", []) if p["cell"] != cell]
+                if item != ".":
+                    place.append({"cell": cell, "item": item})
+                place.sort(key=lambda p: ALL_CELLS.index(p["cell"]))
+                fixed = infer_action(player, action.get("dice", []), place) if action.get("symbol") != "log" \
+                    else dict(action)
+                fixed["turned"] = max(fixed["turned"], 0)
+                self._record({"type": "correction", "target": seq, "cell": cell, "item": item,
+                              "action": fixed, "reason": reason})
+                return
+            if self.dispute is not None and player == self.current_player():
+                place = [dict(p) for p in self.dispute.action.get("place", []) if p["cell"] != cell]
+                if item != ".":
+                    place.append({"cell": cell, "item": item})
+                place.sort(key=lambda p: ALL_CELLS.index(p["cell"]))
+                dice = self.dispute.action.get("dice") or self.turn_dice or []
+                fixed = infer_action(player, dice, place)
+                self._append({"type": "correction", "target": -1, "cell": cell, "item": item,
+                              "action": fixed, "reason": reason})
+                if place:
+                    self._judge_and_record(fixed, source="hand")
+                else:
+                    self._record({"type": "resolved", "how": "drawing erased"})
+                return
+            if self.pending is not None:
+                self.pending["since"] = self.clock()
+            self._record({"type": "note", "text": f"Cell {cell} of {self.names[player]} reads as "
+                          f"{item_name(item)} from now on ({reason})."})
+
+    def _move_that_drew(self, events: list[dict[str, Any]], player: int,
+                        cell: str) -> tuple[int, dict[str, Any]] | None:
+        corrections = {int(e["target"]): e["action"] for e in events if e.get("type") == "correction"}
+        for seq in reversed(self.move_seqs):
+            action = corrections.get(seq, events[seq]["action"])
+            if int(action.get("player", -1)) == player and any(p["cell"] == cell for p in action.get("place", [])):
+                return seq, action
+        return None
+
+    # -- what the dashboard shows ------------------------------------------------------------------
+    def pirate_track(self) -> dict[str, Any]:
+        state = self._state_json()
+        n = len(self.names)
+        per_row = 2 * n
+        marked = int(state.get("pirate_boxes", 0))
+        rows = []
+        for r, strength in enumerate(PIRATE_STRENGTHS):
+            rows.append({"strength": strength, "boxes": per_row,
+                         "marked": max(0, min(per_row, marked - r * per_row))})
+        next_row = marked // per_row
+        nxt: dict[str, Any] | None = None
+        if next_row < len(PIRATE_STRENGTHS):
+            strength = PIRATE_STRENGTHS[next_row]
+            defences = [int(p.defence) for p in self.state.players]
+            nxt = {"row": next_row, "strength": strength, "boxes_left": (next_row + 1) * per_row - marked,
+                   "would_lose": [self.names[i] for i, d in enumerate(defences) if d < strength]}
+        return {"rows": rows, "marked": marked, "per_row": per_row, "next": nxt, "seen": self.seen_pirate_boxes}
+
+    def options(self, dice: Sequence[str] | None = None, limit: int = 20000) -> list[dict[str, Any]]:
+        """The current player's legal options with these dice, summarised per symbol and dice used:
+        how many ways, the cost in coins, the best immediate value (engine's option_value)."""
+        dice = list(dice if dice is not None else (self.turn_dice or []))
+        if len(dice) != 5 or self.finished:
+            return []
+        with self._lock:
+            state = self.state
+        summary: dict[tuple[str, int, int], dict[str, Any]] = {}
+        for i, action in enumerate(legal_actions(state, dice)):
+            if i >= limit:
+                break
+            a = action.to_json()
+            key = (a["symbol"], dice_used(a), int(a.get("turned", 0)))
+            value = float(option_value(state, action))
+            entry = summary.get(key)
+            if entry is None:
+                summary[key] = entry = {"symbol": a["symbol"], "count": key[1], "turned": key[2], "ways": 0,
+                                        "cost": 2 * key[2] + (2 if a["symbol"] == "log" else 0),
+                                        "best_value": value, "best": a}
+            entry["ways"] += 1
+            if value > entry["best_value"]:
+                entry["best_value"], entry["best"] = value, a
+        order = {s: i for i, s in enumerate(SYMBOLS)}
+        return sorted(summary.values(), key=lambda e: (order.get(e["symbol"], 9), e["count"], e["turned"]))
+
+    def snapshot(self) -> dict[str, Any]:
+        """Everything the dashboard shows, as JSON-able data."""
+        with self._lock:
+            state = self._state_json()
+            players = []
+            for i, p in enumerate(self.state.players):
+                pj = state["players"][i]
+                seat = self.seats[i]
+                board = self.last_boards.get(seat)
+                players.append({**pj, "index": i, "seat": seat, "defence": int(p.defence),
+                                "uncertain": board["uncertain"] if board else [],
+                                "seen": board is not None})
+            return {
+                "game_id": self.game_id,
+                "version": self.version,
+                "names": self.names,
+                "language": self.language,
+                "players": players,
+                "current_player": int(state["current_player"]),
+                "pirate_boxes": int(state.get("pirate_boxes", 0)),
+                "pirates": self.pirate_track(),
+                "dice": self.turn_dice,
+                "pending": self.pending,
+                "dispute": self.dispute.to_json() if self.dispute else None,
+                "warnings": list(self.warnings),
+                "log": [e.to_json() for e in self.log],
+                "tally": self.tally,
+                "finished": self.finished,
+                "can_undo": bool(self.move_seqs),
+            }
+
+
+def _effects_between(before: Any, after: Any) -> dict[str, Any]:
+    """Effects of an overridden move, read off the states (the engine's apply_forced has no verdict)."""
+    b, a = before.to_json(), after.to_json()
+    p = int(b["current_player"])
+    pb, pa = b["players"][p], a["players"][p]
+    return {"vp": pa["vp"] - pb["vp"], "coins": pa["coins"] - pb["coins"], "logs": pa["logs"] - pb["logs"],
+            "pirate_boxes": a["pirate_boxes"] - b["pirate_boxes"], "attacks": []}

@@ -1,0 +1,89 @@
+"""Cell crops and their feature vectors (NumPy + OpenCV only: this runs on the Pi).
+
+Each of the 49 cells of a rectified board is cropped with a small margin, turned into an "ink" map
+(how much darker than the paper around it, so board print shade and lighting drop out), resized to
+32 x 32, and described by the ink pixels (20 x 20) plus a HOG of the ink map (4 px cells).
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from companion.layout import SIZE
+
+CROP_PX = 32
+PIXELS_PX = 20
+MARGIN = 0.06  # extra context around the cell, fraction of a cell: tolerates small localisation error
+HOG_CELL = 4
+HOG_BINS = 9
+
+
+def hog(crops: np.ndarray) -> np.ndarray:
+    """Histogram of oriented gradients for a batch (n, 32, 32): 4 px cells, 9 unsigned bins,
+    non-overlapping 2 x 2-cell blocks, L2-Hys normalised (OpenCV 5 dropped its HOGDescriptor from the main module)."""
+    n, h, w = crops.shape
+    gx = np.zeros_like(crops)
+    gy = np.zeros_like(crops)
+    gx[:, :, 1:-1] = crops[:, :, 2:] - crops[:, :, :-2]
+    gy[:, 1:-1, :] = crops[:, 2:, :] - crops[:, :-2, :]
+    magnitude = np.hypot(gx, gy)
+    angle = np.mod(np.arctan2(gy, gx), np.pi) / np.pi * HOG_BINS
+    low = np.floor(angle).astype(np.int64) % HOG_BINS
+    frac = angle - np.floor(angle)
+    cy, cx = h // HOG_CELL, w // HOG_CELL
+    cell_id = (np.arange(h)[:, None] // HOG_CELL) * cx + (np.arange(w)[None, :] // HOG_CELL)
+    base = (np.arange(n)[:, None, None] * (cy * cx) + cell_id[None]) * HOG_BINS
+    hist = np.zeros(n * cy * cx * HOG_BINS, np.float32)
+    np.add.at(hist, (base + low).ravel(), (magnitude * (1 - frac)).ravel())
+    np.add.at(hist, (base + (low + 1) % HOG_BINS).ravel(), (magnitude * frac).ravel())
+    hist = hist.reshape(n, cy, cx, HOG_BINS)
+    # Non-overlapping 2 x 2-cell blocks: 4 x 4 blocks x 36 = 576 values for a 32 px crop.
+    blocks = hist.reshape(n, cy // 2, 2, cx // 2, 2, HOG_BINS).transpose(0, 1, 3, 2, 4, 5)
+    blocks = blocks.reshape(n, cy // 2, cx // 2, 4 * HOG_BINS)
+    blocks = blocks / (np.linalg.norm(blocks, axis=3, keepdims=True) + 1e-3)
+    blocks = np.minimum(blocks, 0.2)
+    blocks = blocks / (np.linalg.norm(blocks, axis=3, keepdims=True) + 1e-3)
+    return blocks.reshape(n, -1)
+
+
+def ink_map(gray_crop: np.ndarray) -> np.ndarray:
+    """0 on paper, towards 1 on ink, relative to this crop's own paper brightness."""
+    crop = gray_crop.astype(np.float32)
+    paper = float(np.percentile(crop, 80)) + 1.0
+    return np.clip((paper - crop) / paper, 0.0, 1.0) * 2.0
+
+
+def cell_crops(rectified: np.ndarray) -> np.ndarray:
+    """(49, CROP_PX, CROP_PX) ink maps, row by row (A1, B1, ... G7)."""
+    gray = rectified if rectified.ndim == 2 else cv2.cvtColor(rectified, cv2.COLOR_BGR2GRAY)
+    side = gray.shape[0]
+    cell = side / SIZE
+    pad = int(np.ceil(MARGIN * cell)) + 1
+    padded = cv2.copyMakeBorder(gray, pad, pad, pad, pad, cv2.BORDER_REPLICATE)
+    out = np.empty((SIZE * SIZE, CROP_PX, CROP_PX), np.float32)
+    extent = cell * (1 + 2 * MARGIN)
+    for row in range(SIZE):
+        for col in range(SIZE):
+            x0 = col * cell - MARGIN * cell + pad
+            y0 = row * cell - MARGIN * cell + pad
+            xi, yi = int(round(x0)), int(round(y0))
+            crop = padded[yi:yi + int(round(extent)), xi:xi + int(round(extent))]
+            crop = cv2.resize(crop, (CROP_PX, CROP_PX), interpolation=cv2.INTER_AREA)
+            out[row * SIZE + col] = ink_map(crop)
+    return out
+
+
+def crop_features(crops: np.ndarray) -> np.ndarray:
+    """Feature vectors for ink maps (n, CROP_PX, CROP_PX)."""
+    n = len(crops)
+    small = np.stack([cv2.resize(c, (PIXELS_PX, PIXELS_PX), interpolation=cv2.INTER_AREA) for c in crops])
+    gradients = hog(crops)
+    stats = np.stack([crops.reshape(n, -1).mean(1), crops.reshape(n, -1).std(1),
+                      (crops.reshape(n, -1) > 0.3).mean(1)], axis=1)
+    return np.hstack([small.reshape(n, -1), gradients, stats]).astype(np.float32)
+
+
+def board_features(rectified: np.ndarray) -> np.ndarray:
+    """(49, n_features) for a rectified board."""
+    return crop_features(cell_crops(rectified))

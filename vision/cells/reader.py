@@ -1,0 +1,77 @@
+"""``CellReader``: a rectified board image -> city notation, per-cell confidence, uncertain cells."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from companion.layout import ALL_CELLS, LAYOUT, SIZE
+from vision.cells.features import board_features
+from vision.cells.labels import GLYPH_CLASSES, char_for_glyph, check_language
+from vision.cells.model import MODEL_PATH, CellModel
+
+RECT_SIDE = 7 * 48
+UNCERTAIN_BELOW = 0.8  # calibrated probability under which a cell is reported as uncertain
+TEACH_FILE = "teach.npz"
+
+_TOWER_INDEX = frozenset(ALL_CELLS.index(t) for t in LAYOUT.towers)
+
+
+class CellReader:
+    """Reads the 45 spaces of a rectified board (``vision.board``: A1 top-left, 7 x 7 cells).
+
+    ``data_dir`` with a ``teach.npz`` (``vision.teach``) swaps in the model adapted to this table's hand.
+    """
+
+    def __init__(self, language: str = "en", data_dir: str | Path | None = None,
+                 model_path: Path = MODEL_PATH) -> None:
+        self.language = check_language(language)
+        self.taught = False
+        taught_path = Path(data_dir) / TEACH_FILE if data_dir is not None else None
+        if taught_path is not None and taught_path.is_file():
+            self.model = CellModel.load(taught_path)
+            self.taught = True
+        else:
+            self.model = CellModel.load(model_path)
+        self.chars = [char_for_glyph(g, self.language) for g in GLYPH_CLASSES]
+        # Letters this language does not use (a 'G' person in English) are never read.
+        self.allowed = np.array([c is not None for c in self.chars])
+
+    def probabilities(self, rectified: np.ndarray) -> np.ndarray:
+        """(49, n_classes) calibrated probabilities, cells row by row."""
+        if rectified is None or rectified.ndim not in (2, 3) or rectified.shape[0] < 7 * 8:
+            raise ValueError("CellReader.read needs a rectified board image")
+        if rectified.shape[0] != RECT_SIDE or rectified.shape[1] != RECT_SIDE:
+            rectified = cv2.resize(rectified, (RECT_SIDE, RECT_SIDE), interpolation=cv2.INTER_AREA)
+        return self.model.probabilities(board_features(rectified), self.allowed)
+
+    def read(self, rectified: np.ndarray) -> tuple[list[str], list[list[float]], list[str]]:
+        """(city, confidence 7x7 in [0, 1] with towers 1.0, uncertain cell names).
+
+        Every cell carries its best guess in ``city``; those under ``UNCERTAIN_BELOW`` are also listed
+        in ``uncertain``.
+        """
+        probs = self.probabilities(rectified)
+        best = probs.argmax(axis=1)
+        city: list[str] = []
+        confidence: list[list[float]] = []
+        uncertain: list[str] = []
+        for row in range(SIZE):
+            chars, confs = [], []
+            for col in range(SIZE):
+                i = row * SIZE + col
+                if i in _TOWER_INDEX:
+                    chars.append("#")
+                    confs.append(1.0)
+                    continue
+                char = self.chars[int(best[i])] or "."
+                p = float(probs[i, best[i]])
+                chars.append(char)
+                confs.append(round(p, 4))
+                if p < UNCERTAIN_BELOW:
+                    uncertain.append(ALL_CELLS[i])
+            city.append("".join(chars))
+            confidence.append(confs)
+        return city, confidence, uncertain

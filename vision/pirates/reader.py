@@ -1,0 +1,100 @@
+"""Count the marked boxes of the pirate track.
+
+The block of 6 rows x 10 boxes is found from markers 24-27 and rectified; each box's inside (its
+printed outline left out) is marked when enough of it is darker than the paper around it.
+
+How many players? The print crosses out every column beyond 2 x players, in every row; players fill
+the used boxes left to right, row by row. So the marks must be: all crossed-out columns marked, and in
+the used columns a prefix in reading order. For each player count 2-5 we count the boxes that break
+that pattern and keep the count that fits best; ``players_hint`` (e.g. the number of city boards in
+view) settles ties, which happen only when the whole track is full. The boxes marked are then the marks
+in the used columns.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from vision.marker_plane import LocatedPlane, detect_markers, locate_plane
+from vision.pirates.geometry import BOX_MM, COLUMNS, ROWS, TRACK_LAYOUT, box_centre_mm
+
+PX_PER_MM = 4.0
+MARK_THRESHOLD = 0.06  # fraction of a box's inside covered by ink
+_INSET_MM = 1.6  # keep the printed outline out of the measured inside
+
+
+@dataclass(frozen=True)
+class PirateReading:
+    boxes: int  # boxes marked by the players
+    players: int  # player count the pattern fits
+    marks: np.ndarray  # (6, 10) bool, every mark seen including printed cross-outs
+    scores: np.ndarray  # (6, 10) ink fraction per box
+    mismatches: int  # boxes that break the fill pattern for ``players``
+    confidence: float
+
+
+def locate_track(markers: dict[int, np.ndarray]) -> LocatedPlane | None:
+    return locate_plane(markers, TRACK_LAYOUT, min_markers=2)
+
+
+def box_scores(track: np.ndarray) -> np.ndarray:
+    """Ink fraction of each box's inside, (6, 10), from the rectified track at PX_PER_MM."""
+    gray = cv2.cvtColor(track, cv2.COLOR_BGR2GRAY).astype(np.float32)
+    half_in = (BOX_MM / 2 - _INSET_MM) * PX_PER_MM
+    half_out = (BOX_MM / 2 + 1.5) * PX_PER_MM
+    scores = np.zeros((ROWS, COLUMNS), np.float32)
+    for r in range(ROWS):
+        for c in range(COLUMNS):
+            cx, cy = (v * PX_PER_MM for v in box_centre_mm(r, c))
+            outer = gray[int(cy - half_out):int(cy + half_out), int(cx - half_out):int(cx + half_out)]
+            inner = gray[int(cy - half_in):int(cy + half_in), int(cx - half_in):int(cx + half_in)]
+            if inner.size == 0 or outer.size == 0:
+                continue
+            # Paper brightness near this box (shadows and glare change it across the track).
+            paper = max(float(np.percentile(outer, 90)), 1.0)
+            scores[r, c] = float((inner < 0.62 * paper).mean())
+    return scores
+
+
+def infer_players(marks: np.ndarray, players_hint: int | None = None) -> tuple[int, int]:
+    """(player count, mismatching boxes) that best explain the marks (see the module's note)."""
+    best: tuple[int, int, int] | None = None  # (mismatches, not-hint, players)
+    for players in range(2, 6):
+        used = 2 * players
+        crossed_out_missing = int((~marks[:, used:]).sum())
+        inside = marks[:, :used].ravel()
+        count = int(inside.sum())
+        expected = np.arange(inside.size) < count
+        mismatches = crossed_out_missing + int((inside != expected).sum())
+        key = (mismatches, 0 if players == players_hint else 1, -players)
+        if best is None or key < best:
+            best = key
+    assert best is not None
+    return -best[2], best[0]
+
+
+def read_marks(track: np.ndarray, players_hint: int | None = None) -> PirateReading:
+    scores = box_scores(track)
+    marks = scores > MARK_THRESHOLD
+    players, mismatches = infer_players(marks, players_hint)
+    boxes = int(marks[:, : 2 * players].sum())
+    # Confidence: how clear the closest call was, lowered for each box that breaks the pattern.
+    margin = float(np.min(np.abs(scores - MARK_THRESHOLD)))
+    confidence = float(np.clip(margin / 0.05, 0.0, 1.0)) * (0.5**mismatches)
+    return PirateReading(boxes, players, marks, scores, mismatches, confidence)
+
+
+class PirateReader:
+    def read(
+        self, frame: np.ndarray, markers: dict[int, np.ndarray] | None = None, players_hint: int | None = None
+    ) -> PirateReading | None:
+        """The track's reading, or None when the track is not in view."""
+        if markers is None:
+            markers = detect_markers(frame)
+        plane = locate_track(markers)
+        if plane is None:
+            return None
+        return read_marks(plane.rectify(frame, PX_PER_MM), players_hint)

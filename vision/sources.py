@@ -1,0 +1,183 @@
+"""Camera sources behind one interface: every frame, live or replayed, goes through the same code.
+
+``open_source(spec)`` understands:
+
+- ``"picamera2"`` (optionally ``"picamera2:N"``): the Raspberry Pi camera; picamera2 is imported only here;
+- ``"opencv:N"``: any device OpenCV can open (USB webcam N);
+- a video file (anything OpenCV can decode);
+- a folder of images (replayed in name order);
+- a comma-separated list of image paths, or a Python list of paths (replay).
+
+A bad spec raises :class:`SourceError` (a :class:`~companion.errors.UserError`) with one line naming it.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Protocol
+
+import cv2
+import numpy as np
+
+from companion.errors import UserError
+
+IMAGE_SUFFIXES = frozenset({".png", ".jpg", ".jpeg", ".bmp", ".tif", ".tiff", ".webp"})
+VIDEO_SUFFIXES = frozenset({".mp4", ".avi", ".mkv", ".mov", ".webm", ".m4v", ".mjpeg", ".mjpg", ".h264"})
+
+
+class SourceError(UserError):
+    """A camera or replay source that cannot be opened or read."""
+
+
+class FrameSource(Protocol):
+    name: str
+    is_live: bool
+
+    def read(self) -> np.ndarray | None:
+        """The next BGR frame, or None when there is no frame now (live) or the replay has ended."""
+        ...
+
+    def close(self) -> None: ...
+
+
+class ImageListSource:
+    """Replays a list of image files, one frame per file, in the given order.
+
+    An unreadable file is skipped with its name kept in ``failed`` (the replay goes on).
+    """
+
+    is_live = False
+
+    def __init__(self, paths: Sequence[str | os.PathLike[str]], name: str | None = None) -> None:
+        self.paths = [Path(p) for p in paths]
+        self.name = name or (str(self.paths[0].parent) if self.paths else "empty list")
+        self.failed: list[Path] = []
+        self.current: Path | None = None
+        self._next = 0
+
+    def read(self) -> np.ndarray | None:
+        while self._next < len(self.paths):
+            path = self.paths[self._next]
+            self._next += 1
+            frame = cv2.imread(str(path), cv2.IMREAD_COLOR)
+            if frame is None:
+                self.failed.append(path)
+                continue
+            self.current = path
+            return frame
+        return None
+
+    def close(self) -> None:
+        self._next = len(self.paths)
+
+
+class OpenCVSource:
+    """A video file or an OpenCV camera device."""
+
+    def __init__(self, capture: cv2.VideoCapture, name: str, is_live: bool) -> None:
+        self._capture = capture
+        self.name = name
+        self.is_live = is_live
+
+    def read(self) -> np.ndarray | None:
+        if self._capture is None:
+            return None
+        ok, frame = self._capture.read()
+        if not ok or frame is None:
+            return None
+        if frame.ndim == 2:
+            frame = cv2.cvtColor(frame, cv2.COLOR_GRAY2BGR)
+        return frame
+
+    def close(self) -> None:
+        if self._capture is not None:
+            self._capture.release()
+            self._capture = None
+
+
+class PiCameraSource:
+    """The Raspberry Pi camera through picamera2 (only importable on a Pi)."""
+
+    is_live = True
+
+    def __init__(self, index: int = 0, size: tuple[int, int] = (1920, 1080)) -> None:
+        try:
+            from picamera2 import Picamera2  # only on a Pi, only when asked for
+        except ImportError as exc:
+            raise SourceError("picamera2: the picamera2 package is not installed (Raspberry Pi only)") from exc
+        try:
+            self._camera = Picamera2(index)
+            config = self._camera.create_video_configuration(main={"size": size, "format": "RGB888"})
+            self._camera.configure(config)
+            self._camera.start()
+        except Exception as exc:  # the library raises many kinds; the person needs one line
+            raise SourceError(f"picamera2: cannot open camera {index}: {exc}") from exc
+        self.name = f"picamera2:{index}"
+
+    def read(self) -> np.ndarray | None:
+        if self._camera is None:
+            return None
+        try:
+            # picamera2's "RGB888" is laid out B, G, R in memory: already OpenCV's order.
+            return np.ascontiguousarray(self._camera.capture_array("main")[:, :, :3])
+        except Exception:
+            return None
+
+    def close(self) -> None:
+        if self._camera is not None:
+            try:
+                self._camera.stop()
+                self._camera.close()
+            finally:
+                self._camera = None
+
+
+def _image_list(paths: Sequence[str | os.PathLike[str]], name: str) -> ImageListSource:
+    missing = [str(p) for p in paths if not Path(p).is_file()]
+    if missing:
+        raise SourceError(f"{missing[0]}: no such image file")
+    if not paths:
+        raise SourceError(f"{name}: no images to replay")
+    return ImageListSource(paths, name=name)
+
+
+def open_source(spec: str | Sequence[str | os.PathLike[str]]) -> FrameSource:
+    """Open a camera or a replay; raise SourceError with one line naming the problem."""
+    if not isinstance(spec, str):
+        return _image_list(list(spec), name=f"{len(spec)} images")
+    spec = spec.strip()
+    if not spec:
+        raise SourceError("empty camera source")
+    if spec == "picamera2" or spec.startswith("picamera2:"):
+        index_text = spec.partition(":")[2] or "0"
+        if not index_text.isdigit():
+            raise SourceError(f"{spec}: camera number must be a whole number")
+        return PiCameraSource(int(index_text))
+    if spec.startswith("opencv:"):
+        index_text = spec.partition(":")[2]
+        if not index_text.isdigit():
+            raise SourceError(f"{spec}: expected opencv:N with a device number N")
+        capture = cv2.VideoCapture(int(index_text))
+        if not capture.isOpened():
+            capture.release()
+            raise SourceError(f"{spec}: no camera device {index_text}")
+        return OpenCVSource(capture, spec, is_live=True)
+    if "," in spec and not Path(spec).exists():
+        return _image_list([p.strip() for p in spec.split(",") if p.strip()], name=spec)
+    path = Path(spec)
+    if path.is_dir():
+        images = sorted(p for p in path.iterdir() if p.suffix.lower() in IMAGE_SUFFIXES and p.is_file())
+        if not images:
+            raise SourceError(f"{spec}: folder holds no images")
+        return ImageListSource(images, name=spec)
+    if not path.exists():
+        raise SourceError(f"{spec}: no such camera, file or folder")
+    if path.suffix.lower() in IMAGE_SUFFIXES:
+        return _image_list([path], name=spec)
+    capture = cv2.VideoCapture(str(path))
+    if not capture.isOpened():
+        capture.release()
+        raise SourceError(f"{spec}: not a video OpenCV can read")
+    return OpenCVSource(capture, spec, is_live=False)

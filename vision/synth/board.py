@@ -1,0 +1,240 @@
+"""Synthetic city boards: the board art, the printed crates, one hand's drawings, the kit's markers.
+
+``render_city`` is what the brief promises (an image); ``render_board`` returns the same picture with
+its ground truth (city, hand, alpha of the rounded board outline) for dataset builders. The board
+picture is loaded from ``../shared/reference-art/city-board.png`` at generation time (or the folder in
+``COMPANION_REFERENCE_ART``); without it a drawn look-alike is used. The art is never packaged.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from companion.layout import LAYOUT, SIZE, cell_index
+from vision.cells.labels import glyph_for_char
+from vision.synth.drawings import CellPen, Hand, draw_church_bitmap, draw_crate, draw_ghost, draw_symbol
+
+ARUCO_DICT = cv2.aruco.DICT_4X4_50
+MARKER_FRACTION = 0.7  # marker side / cell side (table-kit.md)
+TOWER_ORDER: tuple[str, ...] = ("A1", "G1", "G7", "A7")  # marker ids 4s, 4s+1, 4s+2, 4s+3
+PRINT_COLOUR = (45, 85, 140)  # BGR of the board's own print (brown)
+
+
+def reference_art_dir() -> Path:
+    env = os.environ.get("COMPANION_REFERENCE_ART")
+    if env:
+        return Path(env)
+    return Path(__file__).resolve().parents[2].parent / "shared" / "reference-art"
+
+
+@dataclass(frozen=True)
+class RenderedBoard:
+    """A rendered board and what is on it. ``alpha`` is 255 on the board, 0 off its rounded corners."""
+
+    image: np.ndarray
+    alpha: np.ndarray
+    city: tuple[str, ...]
+    seat: int | None
+    hand: Hand
+    cell_px: int
+
+
+@lru_cache(maxsize=16)
+def _art(cell_px: int, use_art: bool = True) -> tuple[np.ndarray, np.ndarray]:
+    """Board art (BGR, alpha) at 7 * cell_px, printed crates included. Cached: callers must copy."""
+    side = SIZE * cell_px
+    path = reference_art_dir() / "city-board.png"
+    raw = cv2.imread(str(path), cv2.IMREAD_UNCHANGED) if use_art and path.is_file() else None
+    if raw is not None and raw.ndim == 3 and raw.shape[2] == 4:
+        raw = cv2.resize(raw, (side, side), interpolation=cv2.INTER_AREA)
+        image, alpha = np.ascontiguousarray(raw[:, :, :3]), np.ascontiguousarray(raw[:, :, 3])
+    elif raw is not None:
+        image = cv2.resize(raw[:, :, :3] if raw.ndim == 3 else cv2.cvtColor(raw, cv2.COLOR_GRAY2BGR),
+                           (side, side), interpolation=cv2.INTER_AREA)
+        alpha = np.full((side, side), 255, np.uint8)
+    else:
+        image, alpha = _lookalike(cell_px)
+    _draw_printed_crates(image, cell_px)
+    image.setflags(write=False)
+    alpha.setflags(write=False)
+    return image, alpha
+
+
+def _lookalike(cell_px: int) -> tuple[np.ndarray, np.ndarray]:
+    """A drawn stand-in for the board art: dark outer ring, light interior, grid, tower icons."""
+    side = SIZE * cell_px
+    rng = np.random.default_rng(7)
+    image = np.empty((side, side, 3), np.uint8)
+    image[:] = (150, 178, 192)
+    image[cell_px:-cell_px, cell_px:-cell_px] = (222, 232, 238)
+    noise = rng.normal(0, 6, (side // 4 + 1, side // 4 + 1, 1))
+    noise = cv2.resize(noise, (side, side))[:, :, None]
+    image = np.clip(image + noise, 0, 255).astype(np.uint8)
+    for k in range(SIZE + 1):
+        p = min(k * cell_px, side - 1)
+        cv2.line(image, (p, 0), (p, side - 1), (70, 80, 85), 1, cv2.LINE_AA)
+        cv2.line(image, (0, p), (side - 1, p), (70, 80, 85), 1, cv2.LINE_AA)
+    h = cell_px // 2
+    # Tower icons as on the real board: a green head on A1, coins on G1 and A7, a "3" on G7.
+    cv2.circle(image, (h, h - cell_px // 8), cell_px // 6, (60, 140, 50), -1, cv2.LINE_AA)
+    for cx, cy in ((6 * cell_px + h, h), (h, 6 * cell_px + h)):
+        cv2.circle(image, (cx - cell_px // 8, cy), cell_px // 7, (40, 190, 230), -1, cv2.LINE_AA)
+        cv2.circle(image, (cx + cell_px // 8, cy), cell_px // 7, (40, 190, 230), -1, cv2.LINE_AA)
+    cv2.circle(image, (6 * cell_px + h, 6 * cell_px + h), cell_px // 4, (60, 60, 60), 2, cv2.LINE_AA)
+    cv2.putText(image, "3", (6 * cell_px + h - cell_px // 10, 6 * cell_px + h + cell_px // 10),
+                cv2.FONT_HERSHEY_SIMPLEX, cell_px / 80, (60, 60, 60), 2, cv2.LINE_AA)
+    alpha = np.full((side, side), 255, np.uint8)
+    return image, alpha
+
+
+def _draw_printed_crates(image: np.ndarray, cell_px: int) -> None:
+    """The printed starting crates: the same fixed drawing on every board, in the print colour."""
+    hand = Hand(colour=PRINT_COLOUR, stroke=0.05, wobble=0.0, size=0.72, crate_style=1)
+    mask = np.zeros(image.shape[:2], np.uint8)
+    for cell in LAYOUT.printed_crates:
+        col, row = cell_index(cell)
+        pen = CellPen(mask, col * cell_px, row * cell_px, cell_px, hand, np.random.default_rng(0))
+        pen.affine = np.eye(2) * 0.72  # no per-symbol jitter: printed, not drawn
+        pen.offset = np.array([0.5, 0.5])
+        draw_crate(pen)
+    _composite(image, mask, PRINT_COLOUR, 0.9)
+
+
+def _composite(image: np.ndarray, mask: np.ndarray, colour: tuple[int, int, int], opacity: float) -> None:
+    ys, xs = np.nonzero(mask)
+    if len(ys) == 0:
+        return
+    y0, y1, x0, x1 = ys.min(), ys.max() + 1, xs.min(), xs.max() + 1
+    a = mask[y0:y1, x0:x1, None].astype(np.float32) * (opacity / 255.0)
+    roi = image[y0:y1, x0:x1].astype(np.float32)
+    image[y0:y1, x0:x1] = (roi * (1 - a) + np.asarray(colour, np.float32) * a + 0.5).astype(np.uint8)
+
+
+def marker_image(marker_id: int, side_px: int) -> np.ndarray:
+    dictionary = cv2.aruco.getPredefinedDictionary(ARUCO_DICT)
+    return cv2.aruco.generateImageMarker(dictionary, marker_id, side_px)
+
+
+def draw_markers(image: np.ndarray, seat: int, cell_px: int) -> None:
+    """The kit's stickers: ids 4s..4s+3 centred on towers A1, G1, G7, A7, with a white quiet zone."""
+    side = int(round(MARKER_FRACTION * cell_px))
+    quiet = max(2, side // 6)
+    for k, tower in enumerate(TOWER_ORDER):
+        col, row = cell_index(tower)
+        cx, cy = (col + 0.5) * cell_px, (row + 0.5) * cell_px
+        x0, y0 = int(round(cx - side / 2)), int(round(cy - side / 2))
+        cv2.rectangle(image, (x0 - quiet, y0 - quiet), (x0 + side + quiet - 1, y0 + side + quiet - 1),
+                      (255, 255, 255), -1)
+        image[y0:y0 + side, x0:x0 + side] = marker_image(4 * seat + k, side)[:, :, None]
+
+
+def render_board(
+    city: Sequence[str],
+    rng: np.random.Generator,
+    *,
+    cell_px: int = 64,
+    seat: int | None = None,
+    language: str = "en",
+    hand: Hand | None = None,
+    digit_bitmaps: Mapping[int, Sequence[np.ndarray]] | None = None,
+    ghost_rate: float = 0.15,
+    smudge_rate: float = 0.1,
+    use_art: bool = True,
+) -> RenderedBoard:
+    """Render ``city`` (7 strings of 7, city notation) in one random hand; see ``render_city``.
+
+    ``digit_bitmaps`` (size -> 8x8 images 0..16, e.g. scikit-learn's ``load_digits``) makes churches
+    carry real handwritten digits instead of the synthetic ones.
+    """
+    if len(city) != SIZE or any(len(r) != SIZE for r in city):
+        raise ValueError("a city is 7 strings of 7 characters")
+    art, alpha = _art(cell_px, use_art)
+    image = art.copy()
+    hand = hand or Hand.random(rng)
+    ink = np.zeros(image.shape[:2], np.uint8)
+    ghost = np.zeros(image.shape[:2], np.uint8)
+    printed = {cell_index(c) for c in LAYOUT.printed_crates}
+    for row in range(SIZE):
+        for col in range(SIZE):
+            char = city[row][col]
+            if char == "#":
+                continue
+            x0, y0 = col * cell_px, row * cell_px
+            if char == ".":
+                if rng.random() < ghost_rate:
+                    pen = CellPen(ghost, x0, y0, cell_px, hand, rng)
+                    pen.width = max(1, pen.width)
+                    draw_ghost(pen)
+                if rng.random() < smudge_rate:
+                    centre = (int(x0 + rng.uniform(0.2, 0.8) * cell_px), int(y0 + rng.uniform(0.2, 0.8) * cell_px))
+                    axes = (int(rng.uniform(0.08, 0.3) * cell_px), int(rng.uniform(0.05, 0.2) * cell_px))
+                    cv2.ellipse(ghost, centre, axes, float(rng.uniform(0, 180)), 0, 360,
+                                int(rng.integers(60, 140)), -1, cv2.LINE_AA)
+                continue
+            if char == "G" and (col, row) in printed:
+                continue  # already printed on the board
+            pen = CellPen(ink, x0, y0, cell_px, hand, rng)
+            glyph = glyph_for_char(char, language)
+            if digit_bitmaps is not None and glyph in "12345" and digit_bitmaps.get(int(glyph)):
+                pool = digit_bitmaps[int(glyph)]
+                draw_church_bitmap(pen, pool[int(rng.integers(len(pool)))])
+            else:
+                draw_symbol(pen, glyph)
+    if ghost.any():
+        # Wiped ink: faint, smeared, partly gone.
+        ghost = cv2.GaussianBlur(ghost, (0, 0), cell_px / 40 + rng.uniform(0.5, 1.5))
+        _composite(image, ghost, hand.colour, float(rng.uniform(0.12, 0.35)))
+    _composite(image, ink, hand.colour, hand.opacity)
+    if seat is not None:
+        draw_markers(image, seat, cell_px)
+    return RenderedBoard(image=image, alpha=alpha.copy(), city=tuple(city), seat=seat, hand=hand, cell_px=cell_px)
+
+
+def render_city(
+    city: list[str],
+    rng: np.random.Generator,
+    *,
+    cell_px: int = 64,
+    seat: int | None = None,
+    language: str = "en",
+) -> np.ndarray:
+    """Top-down BGR image (7 * cell_px square) of one city board drawn in a random hand.
+
+    With ``seat`` the kit's ArUco markers (ids 4*seat .. 4*seat+3) sit on towers A1, G1, G7, A7.
+    """
+    return render_board(city, rng, cell_px=cell_px, seat=seat, language=language).image
+
+
+def random_city(rng: np.random.Generator, *, fill: float | None = None, language: str = "en") -> list[str]:
+    """A random (not necessarily legal) city: every class turns up, walls mostly on the outer ring."""
+    from companion.layout import empty_city
+
+    fill = float(rng.uniform(0.1, 0.95)) if fill is None else fill
+    grid = [list(r) for r in empty_city()]
+    persons = list(_person_chars(language))
+    inner_choices = ["G", "H", "1", "2", "3", "4", "5", *persons]
+    outer = LAYOUT.outer_cells
+    printed = set(LAYOUT.printed_crates)
+    for row in range(SIZE):
+        for col in range(SIZE):
+            name = f"{'ABCDEFG'[col]}{row + 1}"
+            if grid[row][col] == "#" or name in printed or rng.random() > fill:
+                continue
+            if name in outer and rng.random() < 0.55:
+                grid[row][col] = "W"
+            else:
+                grid[row][col] = str(rng.choice(inner_choices))
+    return ["".join(r) for r in grid]
+
+
+def _person_chars(language: str) -> tuple[str, ...]:
+    from vision.cells.labels import PERSON_LETTERS
+
+    return tuple(PERSON_LETTERS[language])

@@ -1,0 +1,425 @@
+"""Synthetic dice: the reference die faces rendered rotated, lit, blurred, on white cubes with shadows.
+
+The face pictures are read from ``/work/shared/reference-art`` (``../shared`` next to the repository,
+or ``$SAINT_MALO_ART``) at generation time only; without them a drawn look-alike is used.
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from vision.dice.geometry import DIE_MM, STICKER_MM, TRAY_H_MM, TRAY_LAYOUT, TRAY_W_MM
+from vision.observation import DIE_FACES
+
+ART_SIZE = 172
+
+
+def reference_art_dir() -> Path:
+    env = os.environ.get("SAINT_MALO_ART")
+    if env:
+        return Path(env)
+    return Path(__file__).resolve().parents[3] / "shared" / "reference-art"
+
+
+def _drawn_face(face: str) -> np.ndarray:
+    """A look-alike face (BGRA) for when the reference art is absent."""
+    s = ART_SIZE
+    img = np.zeros((s, s, 4), np.uint8)
+    cv2.rectangle(img, (6, 6), (s - 7, s - 7), (235, 235, 235, 255), -1)
+    cv2.circle(img, (s // 2, s // 2), 70, (215, 215, 215, 255), -1)
+    c = s // 2
+    if face == "log":
+        box = cv2.boxPoints(((c, c), (110, 20), -15)).astype(np.int32)
+        cv2.fillPoly(img, [box], (30, 55, 95, 255))
+    elif face == "crate":
+        box = cv2.boxPoints(((c, c), (90, 55), -15)).astype(np.int32)
+        cv2.fillPoly(img, [box], (35, 105, 205, 255))
+    elif face == "wall":
+        for row in range(5):
+            off = 0 if row % 2 == 0 else 10
+            for col in range(5):
+                x = 40 + off + col * 20
+                y = 45 + row * 17
+                cv2.rectangle(img, (x, y), (x + 16, y + 13), (110, 110, 110, 255), -1)
+    elif face == "cross":
+        cv2.rectangle(img, (c - 6, 35), (c + 6, 140), (140, 50, 120, 255), -1)
+        cv2.rectangle(img, (45, 60), (127, 72), (140, 50, 120, 255), -1)
+    elif face == "head":
+        cv2.ellipse(img, (c, c - 5), (35, 45), 0, 0, 360, (60, 130, 40, 255), -1)
+        cv2.rectangle(img, (c - 15, c + 30), (c + 15, c + 55), (60, 130, 40, 255), -1)
+    elif face == "swords":
+        cv2.line(img, (50, 40), (125, 135), (15, 15, 15, 255), 10)
+        cv2.line(img, (122, 40), (47, 135), (15, 15, 15, 255), 10)
+    return img
+
+
+@functools.cache
+def face_art(face: str) -> np.ndarray:
+    """The die face picture, BGRA, about 172 x 171, symbol centred."""
+    if face not in DIE_FACES:
+        raise ValueError(f"unknown die face {face!r}")
+    path = reference_art_dir() / f"die-{face}.png"
+    img = cv2.imread(str(path), cv2.IMREAD_UNCHANGED) if path.is_file() else None
+    if img is None or img.ndim != 3 or img.shape[2] != 4:
+        return _drawn_face(face)
+    return img
+
+
+def _rounded_square_mask(size: int, radius: float) -> np.ndarray:
+    mask = np.zeros((size, size), np.uint8)
+    r = max(1, int(radius))
+    cv2.rectangle(mask, (r, 0), (size - 1 - r, size - 1), 255, -1)
+    cv2.rectangle(mask, (0, r), (size - 1, size - 1 - r), 255, -1)
+    for cx, cy in ((r, r), (size - 1 - r, r), (r, size - 1 - r), (size - 1 - r, size - 1 - r)):
+        cv2.circle(mask, (cx, cy), r, 255, -1)
+    return mask
+
+
+def top_face_patch(face: str, size_px: float, angle_deg: float, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
+    """The die's top face, rotated by ``angle_deg``: (BGR float32 0..1, alpha float32 0..1), square patch.
+
+    The art's flat grey disc is replaced by a white face with a soft gradient; the symbol is kept.
+    """
+    art = face_art(face).astype(np.float32) / 255.0
+    bgr = art[:, :, :3]
+    h, w = bgr.shape[:2]
+    # Symbol pixels: coloured or clearly darker than the grey-white face.
+    spread = bgr.max(axis=2) - bgr.min(axis=2)
+    symbol = ((spread > 0.12) | (bgr.mean(axis=2) < 0.62)) & (art[:, :, 3] > 0.5)
+    base = np.full_like(bgr, 1.0)
+    yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+    gx, gy = rng.uniform(-1, 1, 2)
+    gradient = 1.0 - rng.uniform(0.0, 0.08) * ((xx / w - 0.5) * gx + (yy / h - 0.5) * gy + 0.5)
+    base *= gradient[:, :, None]
+    face_img = np.where(symbol[:, :, None], bgr, base)
+    face_img = cv2.resize(face_img, (ART_SIZE, ART_SIZE), interpolation=cv2.INTER_AREA)
+    # Symbol colours vary a little between dice sets and inks.
+    tint = rng.uniform(0.9, 1.1, 3).astype(np.float32)
+    sym = cv2.resize(symbol.astype(np.float32), (ART_SIZE, ART_SIZE)) > 0.5
+    face_img[sym] = np.clip(face_img[sym] * tint, 0, 1)
+    alpha = _rounded_square_mask(ART_SIZE, ART_SIZE * rng.uniform(0.08, 0.16)).astype(np.float32) / 255.0
+    # Rotate about the centre onto a patch large enough for any angle, then scale to size_px.
+    pad = int(ART_SIZE * 0.75)
+    big = np.zeros((ART_SIZE + 2 * pad, ART_SIZE + 2 * pad, 4), np.float32)
+    big[pad:pad + ART_SIZE, pad:pad + ART_SIZE, :3] = face_img
+    big[pad:pad + ART_SIZE, pad:pad + ART_SIZE, 3] = alpha
+    centre = (big.shape[1] / 2, big.shape[0] / 2)
+    scale = size_px / ART_SIZE
+    out_size = max(3, int(math.ceil(big.shape[0] * scale)))
+    matrix = cv2.getRotationMatrix2D(centre, angle_deg, scale)
+    matrix[:, 2] += out_size / 2 - np.array(centre)
+    patch = cv2.warpAffine(big, matrix, (out_size, out_size), flags=cv2.INTER_AREA if scale < 1 else cv2.INTER_LINEAR)
+    return patch[:, :, :3], patch[:, :, 3]
+
+
+def _paste(canvas: np.ndarray, patch: np.ndarray, alpha: np.ndarray, centre: tuple[float, float]) -> None:
+    """Alpha-blend a float patch (0..1) centred at ``centre`` onto a float canvas, clipped to its edges."""
+    ph, pw = alpha.shape
+    x0 = int(round(centre[0] - pw / 2))
+    y0 = int(round(centre[1] - ph / 2))
+    cx0, cy0 = max(x0, 0), max(y0, 0)
+    cx1, cy1 = min(x0 + pw, canvas.shape[1]), min(y0 + ph, canvas.shape[0])
+    if cx1 <= cx0 or cy1 <= cy0:
+        return
+    sub_a = alpha[cy0 - y0:cy1 - y0, cx0 - x0:cx1 - x0, None]
+    sub_p = patch[cy0 - y0:cy1 - y0, cx0 - x0:cx1 - x0]
+    region = canvas[cy0:cy1, cx0:cx1]
+    region[:] = region * (1 - sub_a) + sub_p * sub_a
+
+
+def _square(centre: tuple[float, float], side: float, angle_deg: float) -> np.ndarray:
+    return cv2.boxPoints(((float(centre[0]), float(centre[1])), (side, side), angle_deg)).astype(np.float32)
+
+
+@dataclass(frozen=True)
+class PlacedDie:
+    face: str
+    centre_mm: tuple[float, float]  # centre of the die's base on the tray floor
+    angle_deg: float
+    lean_mm: tuple[float, float] = (0.0, 0.0)  # where the top face shows, relative to the base
+
+    @property
+    def top_mm(self) -> tuple[float, float]:
+        return (self.centre_mm[0] + self.lean_mm[0], self.centre_mm[1] + self.lean_mm[1])
+
+
+def draw_die(
+    canvas: np.ndarray,
+    die: PlacedDie,
+    px_per_mm: float,
+    rng: np.random.Generator,
+    lean_mm: tuple[float, float] = (0.0, 0.0),
+    light: float = 1.0,
+    rolling: bool = False,
+) -> None:
+    """Draw one die on a float BGR canvas (0..1) of a top-down plane view.
+
+    ``lean_mm`` is where the top face appears relative to the base once projected onto the floor (the
+    camera is not straight above): the cube's white sides fill the gap between base and top.
+    """
+    side = DIE_MM * px_per_mm
+    base_c = (die.centre_mm[0] * px_per_mm, die.centre_mm[1] * px_per_mm)
+    if rolling:
+        # Mid-air: nearer the camera (bigger), tilted (two faces showing), shadow far below.
+        side *= rng.uniform(1.15, 1.4)
+    top_c = (base_c[0] + lean_mm[0] * px_per_mm, base_c[1] + lean_mm[1] * px_per_mm)
+    # Soft shadow on the floor.
+    shadow = np.zeros(canvas.shape[:2], np.float32)
+    sd = rng.uniform(0.05, 0.25, 2) * side
+    shadow_pts = _square((base_c[0] + sd[0], base_c[1] + sd[1]), side * 1.05, die.angle_deg)
+    x, y, w, h = cv2.boundingRect(shadow_pts.astype(np.int32))
+    pad = int(side)
+    y0, y1 = max(0, y - pad), min(canvas.shape[0], y + h + pad)
+    x0, x1 = max(0, x - pad), min(canvas.shape[1], x + w + pad)
+    if y1 > y0 and x1 > x0:
+        cv2.fillConvexPoly(shadow, shadow_pts.astype(np.int32), 1.0)
+        k = int(side * 0.4) | 1
+        sub = cv2.GaussianBlur(shadow[y0:y1, x0:x1], (k, k), 0)
+        canvas[y0:y1, x0:x1] *= (1 - rng.uniform(0.3, 0.55) * sub)[:, :, None]
+    # The visible sides: hull of the base and top squares, white in shade.
+    base_sq = _square(base_c, side * 0.97, die.angle_deg)
+    top_sq = _square(top_c, side, die.angle_deg)
+    hull = cv2.convexHull(np.concatenate([base_sq, top_sq]).astype(np.float32))
+    side_shade = rng.uniform(0.68, 0.9) * light
+    side_colour = tuple(float(v) for v in np.clip(side_shade * rng.uniform(0.96, 1.04, 3), 0, 1))
+    cv2.fillConvexPoly(canvas, np.round(hull * 16).astype(np.int32), side_colour, lineType=cv2.LINE_AA, shift=4)
+    patch, alpha = top_face_patch(die.face, side, die.angle_deg, rng)
+    patch = np.clip(patch * light, 0, 1)
+    _paste(canvas, patch, alpha, top_c)
+    if rolling:
+        # A die in the air blurs along its path.
+        length = int(side * rng.uniform(0.6, 1.5)) | 1
+        kernel = np.zeros((length, length), np.float32)
+        kernel[length // 2, :] = 1.0 / length
+        rot = cv2.getRotationMatrix2D((length / 2 - 0.5, length / 2 - 0.5), rng.uniform(0, 180), 1.0)
+        kernel = cv2.warpAffine(kernel, rot, (length, length))
+        kernel /= max(kernel.sum(), 1e-6)
+        r = int(side * 1.6)
+        ya, yb = max(0, int(top_c[1]) - r), min(canvas.shape[0], int(top_c[1]) + r)
+        xa, xb = max(0, int(top_c[0]) - r), min(canvas.shape[1], int(top_c[0]) + r)
+        if yb > ya and xb > xa:
+            canvas[ya:yb, xa:xb] = cv2.filter2D(canvas[ya:yb, xa:xb], -1, kernel)
+
+
+def place_dice(
+    faces: list[str], rng: np.random.Generator, touching: bool = False, max_tries: int = 400
+) -> list[PlacedDie]:
+    """Random resting places for the dice on the tray floor, off the marker stickers.
+
+    With ``touching``, one or two pairs of dice are pushed against each other (edge to edge or corner on).
+    """
+    margin = DIE_MM * 0.8
+    placed: list[PlacedDie] = []
+    for face in faces:
+        for _ in range(max_tries):
+            angle = float(rng.uniform(0, 90))
+            if touching and placed and len(placed) % 2 == 1:
+                # Put this die against the previous one.
+                prev = placed[-1]
+                direction = rng.uniform(0, 2 * math.pi)
+                dist = DIE_MM * rng.uniform(1.0, 1.12)
+                cx = prev.centre_mm[0] + dist * math.cos(direction)
+                cy = prev.centre_mm[1] + dist * math.sin(direction)
+                if rng.random() < 0.5:
+                    angle = prev.angle_deg + float(rng.uniform(-6, 6))
+                    # Flush edge to edge: step along one of the previous die's axes.
+                    axis = math.radians(prev.angle_deg + 90 * int(rng.integers(0, 4)))
+                    cx = prev.centre_mm[0] + DIE_MM * 1.02 * math.cos(axis)
+                    cy = prev.centre_mm[1] + DIE_MM * 1.02 * math.sin(axis)
+                    cx += rng.uniform(-4, 4) * -math.sin(axis)
+                    cy += rng.uniform(-4, 4) * math.cos(axis)
+            else:
+                cx = float(rng.uniform(margin, TRAY_W_MM - margin))
+                cy = float(rng.uniform(margin, TRAY_H_MM - margin))
+            if not (margin <= cx <= TRAY_W_MM - margin and margin <= cy <= TRAY_H_MM - margin):
+                continue
+            near_corner_x = cx < STICKER_MM + margin * 0.8 or cx > TRAY_W_MM - STICKER_MM - margin * 0.8
+            near_corner_y = cy < STICKER_MM + margin * 0.8 or cy > TRAY_H_MM - STICKER_MM - margin * 0.8
+            if near_corner_x and near_corner_y:
+                continue
+            square = _square((cx, cy), DIE_MM * 1.01, angle)
+            # Dice never overlap; without ``touching`` they keep a little apart too.
+            grow = 1.0 if touching else 1.35
+            if any(
+                cv2.intersectConvexConvex(_square(d.centre_mm, DIE_MM * grow, d.angle_deg), square)[0] > 0.5
+                for d in placed
+            ):
+                continue
+            placed.append(PlacedDie(face, (cx, cy), angle))
+            break
+        else:
+            raise RuntimeError("could not place the dice on the tray")
+    return placed
+
+
+FLOOR_COLOURS: tuple[tuple[float, float, float], ...] = (
+    (0.18, 0.32, 0.12),  # green felt (BGR)
+    (0.35, 0.18, 0.10),  # blue felt
+    (0.12, 0.12, 0.40),  # red felt
+    (0.12, 0.12, 0.12),  # black
+    (0.16, 0.28, 0.40),  # wood
+)
+
+
+def render_tray(
+    faces: list[str],
+    rng: np.random.Generator,
+    px_per_mm: float = 4.0,
+    *,
+    touching: bool = False,
+    lean_mm: tuple[float, float] | None = None,
+    rolling: int = 0,
+    light: float | None = None,
+) -> tuple[np.ndarray, list[PlacedDie]]:
+    """A top-down picture of the tray floor with its markers and the dice at rest.
+
+    Returns (BGR uint8 image of TRAY_W_MM x TRAY_H_MM at ``px_per_mm``, the dice placed). ``rolling``
+    extra dice are drawn mid-air (not in the returned list: they are not lying in the tray).
+    """
+    w, h = round(TRAY_W_MM * px_per_mm), round(TRAY_H_MM * px_per_mm)
+    floor = np.array(FLOOR_COLOURS[int(rng.integers(len(FLOOR_COLOURS)))], np.float32)
+    floor = np.clip(floor * rng.uniform(0.8, 1.25, 3), 0, 1)
+    canvas = np.empty((h, w, 3), np.float32)
+    canvas[:] = floor
+    # Felt / wood texture.
+    noise = rng.normal(0, 0.03, (h // 4 + 1, w // 4 + 1)).astype(np.float32)
+    canvas *= 1 + cv2.resize(noise, (w, h))[:, :, None]
+    draw_markers(canvas, TRAY_LAYOUT.marker_origins, TRAY_LAYOUT.marker_side_mm, px_per_mm, margin_mm=3.5)
+    if lean_mm is None:
+        lean_mm = tuple(rng.uniform(-0.45, 0.45, 2) * DIE_MM)  # type: ignore[assignment]
+    if light is None:
+        light = float(rng.uniform(0.85, 1.05))
+    dice = place_dice(faces, rng, touching=touching)
+    dice = [PlacedDie(d.face, d.centre_mm, d.angle_deg, (float(lean_mm[0]), float(lean_mm[1]))) for d in dice]
+    for die in dice:
+        draw_die(canvas, die, px_per_mm, rng, lean_mm=lean_mm, light=light)
+    for _ in range(rolling):
+        face = DIE_FACES[int(rng.integers(len(DIE_FACES)))]
+        centre = (float(rng.uniform(20, TRAY_W_MM - 20)), float(rng.uniform(20, TRAY_H_MM - 20)))
+        airborne = PlacedDie(face, centre, float(rng.uniform(0, 90)))
+        draw_die(canvas, airborne, px_per_mm, rng, lean_mm=(lean_mm[0] * 3, lean_mm[1] * 3), light=light, rolling=True)
+    return np.clip(canvas * 255, 0, 255).astype(np.uint8), dice
+
+
+def draw_markers(
+    canvas: np.ndarray,
+    origins: dict[int, tuple[float, float]],
+    side_mm: float,
+    px_per_mm: float,
+    margin_mm: float = 3.0,
+) -> None:
+    """Paste upright ArUco stickers (white margin around the black marker) on a float canvas."""
+    dictionary = cv2.aruco.getPredefinedDictionary(cv2.aruco.DICT_4X4_50)
+    side_px = round(side_mm * px_per_mm)
+    for marker_id, (x_mm, y_mm) in origins.items():
+        marker = cv2.aruco.generateImageMarker(dictionary, marker_id, side_px).astype(np.float32) / 255.0
+        x0, y0 = round(x_mm * px_per_mm), round(y_mm * px_per_mm)
+        m = round(margin_mm * px_per_mm)
+        ya, yb = max(0, y0 - m), min(canvas.shape[0], y0 + side_px + m)
+        xa, xb = max(0, x0 - m), min(canvas.shape[1], x0 + side_px + m)
+        canvas[ya:yb, xa:xb] = 0.95
+        ys, xs = slice(max(0, y0), min(canvas.shape[0], y0 + side_px)), slice(max(0, x0), min(canvas.shape[1], x0 + side_px))
+        sub = marker[ys.start - y0:ys.stop - y0, xs.start - x0:xs.stop - x0]
+        canvas[ys, xs] = (0.06 + 0.89 * sub)[:, :, None]
+
+
+def camera_effects(
+    image: np.ndarray,
+    rng: np.random.Generator,
+    *,
+    blur: float | None = None,
+    noise: float | None = None,
+    jpeg: int | None = None,
+    cast: bool = True,
+) -> np.ndarray:
+    """Lighting cast, lens blur, sensor noise and JPEG compression of a BGR uint8 image."""
+    img = image.astype(np.float32)
+    if cast:
+        img *= rng.uniform(0.9, 1.1, 3).astype(np.float32) * rng.uniform(0.8, 1.15)
+    sigma = rng.uniform(0.0, 1.1) if blur is None else blur
+    if sigma > 0.05:
+        img = cv2.GaussianBlur(img, (0, 0), sigma)
+    level = rng.uniform(1.0, 6.0) if noise is None else noise
+    if level > 0:
+        img += rng.normal(0, level, img.shape).astype(np.float32)
+    out = np.clip(img, 0, 255).astype(np.uint8)
+    quality = int(rng.integers(70, 96)) if jpeg is None else jpeg
+    if quality < 100:
+        ok, buf = cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, quality])
+        if ok:
+            out = cv2.imdecode(buf, cv2.IMREAD_COLOR)
+    return out
+
+
+def random_view(
+    plane_w_mm: float,
+    plane_h_mm: float,
+    rng: np.random.Generator,
+    canvas_size: tuple[int, int],
+    px_per_mm: float,
+    max_tilt_deg: float = 35.0,
+    centre: tuple[float, float] | None = None,
+    rotation_deg: float | None = None,
+) -> np.ndarray:
+    """A homography from plane millimetres to canvas pixels: rotated any way, seen up to ``max_tilt_deg``
+    off vertical (a foreshortening along a random direction), at about ``px_per_mm``."""
+    w, h = canvas_size
+    angle = math.radians(rng.uniform(0, 360) if rotation_deg is None else rotation_deg)
+    tilt = math.radians(rng.uniform(0, max_tilt_deg))
+    tilt_dir = rng.uniform(0, 2 * math.pi)
+    corners = np.array([[0, 0], [plane_w_mm, 0], [plane_w_mm, plane_h_mm], [0, plane_h_mm]], np.float64)
+    pts = corners - [plane_w_mm / 2, plane_h_mm / 2]
+    rot = np.array([[math.cos(angle), -math.sin(angle)], [math.sin(angle), math.cos(angle)]])
+    pts = pts @ rot.T * px_per_mm
+    # Perspective: points farther along the tilt direction appear smaller (farther from the camera).
+    direction = np.array([math.cos(tilt_dir), math.sin(tilt_dir)])
+    distance_px = 700.0 * px_per_mm  # about 70 cm above the table
+    along = pts @ direction
+    depth = distance_px + along * math.sin(tilt)
+    foreshort = pts - np.outer(along * (1 - math.cos(tilt)), direction)
+    pts = foreshort * (distance_px / depth)[:, None]
+    if centre is None:
+        half = np.abs(pts).max(axis=0)
+        lo = half + 5
+        hi = np.array([w, h]) - half - 5
+        centre = tuple(rng.uniform(np.minimum(lo, hi), np.maximum(lo, hi)))
+    pts = pts + np.array(centre)
+    return cv2.getPerspectiveTransform(corners.astype(np.float32), pts.astype(np.float32)).astype(np.float64)
+
+
+def tray_scene(
+    rng: np.random.Generator,
+    faces: list[str] | None = None,
+    *,
+    touching: bool | None = None,
+    px_per_mm: float | None = None,
+    canvas_size: tuple[int, int] = (720, 560),
+    effects: bool = True,
+) -> tuple[np.ndarray, list[PlacedDie], np.ndarray]:
+    """A camera view of the tray alone (for training and testing the dice reader).
+
+    Returns (BGR frame, the dice at rest, homography tray mm -> frame px).
+    """
+    if faces is None:
+        faces = [DIE_FACES[int(i)] for i in rng.integers(0, len(DIE_FACES), 5)]
+    if touching is None:
+        touching = bool(rng.random() < 0.4)
+    render_scale = 4.0
+    tray, dice = render_tray(faces, rng, render_scale, touching=touching)
+    scale = float(rng.uniform(1.25, 1.8)) if px_per_mm is None else px_per_mm
+    to_frame = random_view(TRAY_W_MM, TRAY_H_MM, rng, canvas_size, scale)
+    table = np.array(rng.uniform(60, 200, 3), np.uint8)
+    frame = np.empty((canvas_size[1], canvas_size[0], 3), np.uint8)
+    frame[:] = table
+    warp = to_frame @ np.diag([1 / render_scale, 1 / render_scale, 1.0])
+    cv2.warpPerspective(tray, warp, canvas_size, dst=frame, flags=cv2.INTER_AREA, borderMode=cv2.BORDER_TRANSPARENT)
+    if effects:
+        frame = camera_effects(frame, rng)
+    return frame, dice, to_frame

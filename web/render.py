@@ -1,0 +1,104 @@
+"""Render the dashboard's panels from the tracker's snapshot; the same templates serve the first page
+load and every live update (server-sent events carry the re-rendered panels)."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+from typing import Any
+
+from flask import Flask, render_template
+
+from companion.tracker import Tracker
+from web.service import PERSON_LETTERS, TableService
+from web.views import SYMBOL_COLOURS, city_cells, event_text, overlay_city, tally_view
+
+PANELS = ("status", "table", "pirates", "dice", "log", "tally")
+
+_options_cache: dict[tuple[int, int, tuple[str, ...]], list[dict[str, Any]]] = {}
+_options_lock = threading.Lock()
+
+
+def options_for(tracker: Tracker) -> list[dict[str, Any]]:
+    """The engine's options for the dice in the tray, computed once per (game, state, dice)."""
+    dice = tuple(tracker.turn_dice or ())
+    if len(dice) != 5 or tracker.finished:
+        return []
+    key = (tracker.game_id, tracker.event_count, dice)
+    with _options_lock:
+        if key in _options_cache:
+            return _options_cache[key]
+    options = tracker.options(list(dice))
+    with _options_lock:
+        if len(_options_cache) > 64:
+            _options_cache.clear()
+        _options_cache[key] = options
+    return options
+
+
+def game_context(tracker: Tracker, *, live: bool = True) -> dict[str, Any]:
+    snap = tracker.snapshot()
+    letters = PERSON_LETTERS.get(snap["language"], PERSON_LETTERS["en"])
+    current = snap["current_player"]
+    dispute, pending = snap["dispute"], snap["pending"]
+    last_cells: dict[int, list[str]] = {}
+    action = tracker.last_action
+    if action:
+        last_cells[int(action["player"])] = [p["cell"] for p in action.get("place", [])]
+    players = []
+    for p in snap["players"]:
+        i = p["index"]
+        city = p["city"]
+        dispute_cells: list[str] = []
+        pending_cells: list[str] = []
+        if live and i == current and dispute:
+            city = overlay_city(city, dispute["action"].get("place", []))
+            dispute_cells = dispute["cells"]
+        if live and i == current and pending:
+            city = overlay_city(city, pending["place"])
+            pending_cells = [x["cell"] for x in pending["place"]]
+        players.append({**p, "cells": city_cells(city, letters=letters, uncertain=p["uncertain"] if live else [],
+                                                 dispute=dispute_cells, pending=pending_cells,
+                                                 last=last_cells.get(i, [])),
+                        "is_current": i == current and not snap["finished"]})
+    log = list(reversed(snap["log"]))
+    for entry in log:
+        entry["effects_text"] = event_text(entry)
+    return {
+        "snap": snap,
+        "players": players,
+        "current_name": snap["names"][current],
+        "pirates": snap["pirates"],
+        "dice": snap["dice"] or [],
+        "options": options_for(tracker) if live else [],
+        "colours": SYMBOL_COLOURS,
+        "log": log,
+        "tally": tally_view(snap["tally"]),
+        "live": live,
+    }
+
+
+def dashboard_context(service: TableService) -> dict[str, Any]:
+    tracker = service.tracker
+    ctx: dict[str, Any] = {"camera_status": service.camera_status, "camera_error": service.camera_error,
+                           "has_game": tracker is not None}
+    if tracker is not None:
+        ctx.update(game_context(tracker))
+    return ctx
+
+
+def render_panels(ctx: dict[str, Any]) -> dict[str, str]:
+    return {name: render_template(f"panels/{name}.html", **ctx) for name in PANELS}
+
+
+def make_renderer(app: Flask) -> Callable[[TableService], dict[str, Any]]:
+    def render(service: TableService) -> dict[str, Any]:
+        with app.app_context():
+            ctx = dashboard_context(service)
+            if not ctx["has_game"]:
+                return {"html": {}, "game": None}
+            snap = ctx["snap"]
+            return {"html": render_panels(ctx), "game": snap["game_id"], "turn": snap["current_player"],
+                    "moves": len(snap["log"]), "finished": snap["finished"]}
+
+    return render

@@ -1,0 +1,145 @@
+"""The table service: one store, the current game's tracker, the camera loop and the live-update hub.
+
+The web routes and the camera (or demo) thread share one :class:`TableService`. Every change of the
+game renders the dashboard's panels once and hands the result to the :class:`Hub`, which wakes every
+connected page (server-sent events): twenty phones cost one render.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+from collections.abc import Callable
+from typing import Any
+
+from companion.errors import UserError
+from companion.store import GameStore
+from companion.tracker import Tracker
+from web.security import PinGuard, load_or_create_pin, load_or_create_secret
+
+LANGUAGES = ("en", "it", "fr")
+PERSON_LETTERS: dict[str, dict[str, str]] = {
+    "en": dict(zip("cspamjn", "CSPAMJN", strict=True)),
+    "it": dict(zip("cspamjn", "CSPAMGN", strict=True)),
+    "fr": dict(zip("cspamjn", "CSPAMJN", strict=True)),
+}
+
+
+class NotFound(UserError):
+    """Something asked for by number that does not exist (HTTP 404)."""
+
+    status = 404
+
+
+class Hub:
+    """The latest rendered dashboard, with a version number; waiting pages wake on each new version."""
+
+    def __init__(self) -> None:
+        self._cond = threading.Condition()
+        self.version = 0
+        self.payload = "{}"
+        self.published_at = 0.0
+        self.clients = 0
+
+    def publish(self, payload: str) -> int:
+        with self._cond:
+            self.version += 1
+            self.payload = payload
+            self.published_at = time.time()
+            self._cond.notify_all()
+            return self.version
+
+    def wait(self, after: int, timeout: float) -> tuple[int, str]:
+        """(version, payload) as soon as the version is newer than ``after``, or the same after ``timeout``."""
+        with self._cond:
+            self._cond.wait_for(lambda: self.version != after, timeout=timeout)
+            return self.version, self.payload
+
+
+class TableService:
+    """Everything one table needs at run time; the Flask app holds one of these."""
+
+    def __init__(self, data_dir: str | None, *, settle_seconds: float = 0.0,
+                 renderer: Callable[[TableService], dict[str, Any]] | None = None) -> None:
+        self.store = GameStore(data_dir)
+        self.pin = load_or_create_pin(self.store)
+        self.secret = load_or_create_secret(self.store)
+        self.guard = PinGuard(self.pin)
+        self.settle_seconds = settle_seconds
+        self.renderer = renderer
+        self.hub = Hub()
+        self._lock = threading.RLock()
+        self.camera_spec: str | None = None
+        self.camera_status = "off"
+        self.camera_error = ""
+        self.last_frame: Any = None       # latest BGR frame (numpy array) for the camera view
+        self.last_observation: Any = None  # what was read from it
+        self.frame_counter = 0
+        self.tracker: Tracker | None = None
+        game_id = self.store.current_game()
+        if game_id is not None:
+            self.tracker = self._open(game_id)
+
+    # -- games ------------------------------------------------------------------------------------
+    def _open(self, game_id: int) -> Tracker:
+        tracker = Tracker(self.store, game_id, settle_seconds=self.settle_seconds)
+        tracker.listeners.append(lambda _t: self.publish())
+        return tracker
+
+    def new_game(self, names: list[str], *, start_player: int = 0, seats: list[int] | None = None,
+                 language: str = "en", camera: str | None = None) -> Tracker:
+        if language not in LANGUAGES:
+            raise UserError(f"unknown language {language!r}: choose one of {', '.join(LANGUAGES)}")
+        with self._lock:
+            old = self.tracker
+            tracker = Tracker.start_game(self.store, names, start_player=start_player, seats=seats,
+                                         language=language, camera=camera, settle_seconds=self.settle_seconds)
+            if old is not None and not old.finished:
+                self.store.set_meta(old.game_id, abandoned=True)
+            tracker.listeners.append(lambda _t: self.publish())
+            self.tracker = tracker
+        self.publish()
+        return tracker
+
+    def view_game(self, game_id: int) -> Tracker:
+        """A read-only replay of any stored game (past games page)."""
+        try:
+            self.store.meta(game_id)
+        except KeyError:
+            raise NotFound(f"There is no game {game_id}.") from None
+        if self.tracker is not None and self.tracker.game_id == game_id:
+            return self.tracker
+        return Tracker(self.store, game_id)
+
+    def require_tracker(self) -> Tracker:
+        if self.tracker is None:
+            raise UserError("no game is running; set one up first")
+        return self.tracker
+
+    # -- live updates -----------------------------------------------------------------------------
+    def publish(self) -> None:
+        payload: dict[str, Any] = self.renderer(self) if self.renderer else {}
+        payload["version"] = self.hub.version + 1
+        payload["sent"] = time.time()
+        self.hub.publish(json.dumps(payload, separators=(",", ":")))
+
+    # -- camera -----------------------------------------------------------------------------------
+    def process_frame(self, frame: Any, reader: Any, stability: Any) -> Any:
+        """One camera frame through vision and, when it makes a stable observation, the tracker."""
+        obs = reader.read(frame)
+        with self._lock:
+            self.last_frame = frame
+            self.last_observation = obs
+            self.frame_counter += 1
+        stable = stability.push(obs)
+        tracker = self.tracker
+        if tracker is not None:
+            if stable is not None:
+                tracker.observe(stable)
+            else:
+                tracker.tick()
+        return stable
+
+    def close(self) -> None:
+        self.store.close()

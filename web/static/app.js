@@ -1,0 +1,23 @@
+// Live dashboard: every server-sent "state" event carries the re-rendered panels; swap them in.
+(function () {
+  "use strict";
+  var dash = document.getElementById("dash");
+  var status = document.getElementById("live-state");
+  if (!dash || !window.EventSource) { return; }
+  var source = new EventSource("/events");
+  source.addEventListener("state", function (ev) {
+    var data;
+    try { data = JSON.parse(ev.data); } catch (e) { return; }
+    if (!data.html) { return; }
+    if (String(data.game) !== String(dash.dataset.game || data.game)) { window.location.reload(); return; }
+    dash.dataset.game = data.game;
+    Object.keys(data.html).forEach(function (name) {
+      var panel = dash.querySelector('[data-panel="' + name + '"]');
+      if (panel) { panel.innerHTML = data.html[name]; }
+    });
+    dash.dataset.version = data.version;
+    if (status) { status.textContent = "live · update " + data.version; }
+  });
+  source.onopen = function () { if (status) { status.textContent = "live"; } };
+  source.onerror = function () { if (status) { status.textContent = "reconnecting…"; } };
+}());

@@ -1,0 +1,84 @@
+"""From the tracker's snapshot to what the templates draw: cells of each city, the tally explained."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from companion.layout import LAYOUT, cell_name
+from companion.tracker import ITEM_NAMES, PERSON_LEVEL
+
+SYMBOL_COLOURS = {"log": "#8b5a2b", "crate": "#e08a1e", "wall": "#7d7d7d", "cross": "#7b3fa0",
+                  "head": "#2e8b3e", "swords": "#222222"}
+OUTER = LAYOUT.outer_cells
+
+
+def city_cells(city: list[str], *, letters: dict[str, str], uncertain: list[str] = (),  # type: ignore[assignment]
+               dispute: list[str] = (), pending: list[str] = (), last: list[str] = ()) -> list[dict[str, Any]]:  # type: ignore[assignment]
+    """One dict per cell: position, kind (tower/outer/inner), what is drawn, the marks around it."""
+    cells = []
+    for r, row in enumerate(city):
+        for c, ch in enumerate(row):
+            name = cell_name(c, r)
+            kind = "tower" if ch == "#" else ("outer" if name in OUTER else "inner")
+            if ch in PERSON_LEVEL:
+                draw, label = "person", letters.get(ch, ch.upper())
+            elif ch.isdigit():
+                draw, label = "church", ch
+            else:
+                draw, label = {"W": ("wall", ""), "G": ("crate", ""), "H": ("house", "")}.get(ch, ("", ""))
+            marks = [m for m, cells_ in (("uncertain", uncertain), ("dispute", dispute), ("pending", pending),
+                                         ("last", last)) if name in cells_]
+            cells.append({"name": name, "x": c, "y": r, "kind": kind, "draw": draw, "label": label,
+                          "title": f"{name}: {ITEM_NAMES.get(ch, 'empty' if ch == '.' else 'tower')}",
+                          "marks": marks})
+    return cells
+
+
+def overlay_city(city: list[str], place: list[dict[str, str]]) -> list[str]:
+    """The city with a drawing not yet in the game (pending or disputed) written in, to show it."""
+    rows = [list(r) for r in city]
+    for p in place:
+        col, row = "ABCDEFG".index(p["cell"][0]), int(p["cell"][1]) - 1
+        if rows[row][col] == ".":
+            rows[row][col] = p["item"]
+    return ["".join(r) for r in rows]
+
+
+def tally_view(tally: dict[str, Any] | None) -> dict[str, Any] | None:
+    """Ranking and a sentence on how the winner was found (total, then empty spaces, then shared)."""
+    if not tally:
+        return None
+    players = sorted(tally["players"], key=lambda p: (-p["total"], -p.get("empty_spaces", 0)))
+    ranked = []
+    for p in players:
+        rank = 1 + sum(1 for q in players if (q["total"], q.get("empty_spaces", 0)) > (p["total"], p.get("empty_spaces", 0)))
+        ranked.append({**p, "rank": rank})
+    winners = list(tally.get("winners", []))
+    top = players[0]["total"] if players else 0
+    tied = [p for p in players if p["total"] == top]
+    if len(tied) == 1:
+        why = f"{tied[0]['name']} has the most VP ({top})."
+    else:
+        names = " and ".join(p["name"] for p in tied)
+        most_empty = max(p.get("empty_spaces", 0) for p in tied)
+        leaders = [p for p in tied if p.get("empty_spaces", 0) == most_empty]
+        if len(leaders) == 1:
+            why = (f"{names} tie on {top} VP; {leaders[0]['name']} wins with more empty spaces "
+                   f"({most_empty}).")
+        else:
+            why = f"{names} tie on {top} VP and on empty spaces ({most_empty}): they share the win."
+    return {"players": ranked, "winners": winners, "why": why}
+
+
+def event_text(entry: dict[str, Any]) -> str:
+    effects = entry.get("effects") or {}
+    parts = []
+    for key, unit in (("vp", "VP"), ("coins", "coins"), ("logs", "logs"), ("pirate_boxes", "pirate boxes")):
+        value = effects.get(key)
+        if value:
+            parts.append(f"{value:+d} {unit}")
+    for attack in effects.get("attacks", []) or []:
+        lost = attack.get("lost_cannon") or []
+        parts.append(f"pirates attack with {attack.get('strength')}"
+                     + (f" ({len(lost)} lose a cannon)" if lost else " (all hold)"))
+    return ", ".join(parts)
