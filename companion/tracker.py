@@ -394,7 +394,7 @@ class Tracker:
                 changed = True
             tray_cleared = False
             if obs.dice is not None:
-                faces = [d.face for d in obs.dice]
+                faces = sorted(d.face for d in obs.dice)  # a multiset: where the dice lie does not matter
                 if len(faces) == 5 and faces != self.turn_dice and faces != self.spent_dice:
                     if self.pending is not None and self.turn_dice is not None:
                         self._commit_pending()  # the next roll ends a drawn turn

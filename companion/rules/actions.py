@@ -98,6 +98,9 @@ def validate_action(action: Action, n_players: int | None, source: str = "ACTION
         raise fail("player", f"{action.player} is not a player index (0..{n_players - 1})")
     if action.player < 0:
         raise fail("player", f"{action.player} is not a player index")
+    for key, v in (("turned", action.turned), ("logs", action.logs)):
+        if isinstance(v, bool) or not isinstance(v, int) or v < 0:
+            raise fail(key, f"expected a whole number >= 0, got {v!r}")
     if len(action.dice) != N_DICE:
         raise fail("dice", f"{len(action.dice)} dice; a roll has exactly {N_DICE}")
     for k, face in enumerate(action.dice):

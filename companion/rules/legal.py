@@ -37,6 +37,8 @@ _N8_MASK: tuple[int, ...] = tuple(sum(1 << j for j in N8[i]) for i in range(N_CE
 _PL: dict[tuple[int, str], Placement] = {
     (i, item): Placement(CELL_NAMES[i], item) for i in range(N_CELLS) for item in "WGH12345cspamjn"
 }
+_SPACES_LIST: list[int] = list(SPACES)
+_N_SPACES = len(_SPACES_LIST)
 _BONUS_PERSONS: str = "".join(
     c for c in "cspamjn" if PERSON_BONUS_LEVELS[0] <= PERSON_LEVEL[c] <= PERSON_BONUS_LEVELS[1]
 )
@@ -99,7 +101,7 @@ def _dice_range(player: PlayerState, dice: tuple[str, ...], sym: str) -> tuple[i
     return shown, shown + min(turnable, coins // 2)
 
 
-def _architect_options(a: int, empty_mask: int, small: list[list[tuple[int, ...]]], exclude: int,
+def _architect_options(a: int, small: list[list[tuple[int, ...]]], exclude: int,
                        max_houses: int) -> list[tuple[Placement, ...]]:
     """The architect at ``a`` alone, or with 1..max_houses connected houses, one of them in N8(a)."""
     out: list[tuple[Placement, ...]] = [(_PL[a, "a"],)]
@@ -160,7 +162,7 @@ def legal_actions(state: GameState, dice: list[str] | tuple[str, ...]) -> list[A
                             small = connected_sets(empty_mask, max_houses)
                         for a in empties:
                             out.extend(Action(who, dice, "head", t, pl)
-                                       for pl in _architect_options(a, empty_mask, small, 0, max_houses))
+                                       for pl in _architect_options(a, small, 0, max_houses))
                     else:
                         out.extend(Action(who, dice, "head", t, (_PL[i, item],)) for i in empties)
         else:  # wall
@@ -197,7 +199,7 @@ def _wall_actions(who: int, player: PlayerState, dice: tuple[str, ...], shown: i
                             small_cache = connected_sets(empty_mask, max_houses)
                         for a in free:
                             out.extend(Action(who, dice, "wall", t, walls + pl) for pl in
-                                       _architect_options(a, rest, small_cache, empty_mask & ~rest, max_houses))
+                                       _architect_options(a, small_cache, empty_mask & ~rest, max_houses))
                     else:
                         out.extend(Action(who, dice, "wall", t, walls + (_PL[i, item],)) for i in free)
     return out
@@ -212,18 +214,25 @@ def random_action(state: GameState, dice: list[str] | tuple[str, ...], rng: rand
     who = state.current_player
     player = state.players[who]
     cells = player.cells
-    empties = [i for i in SPACES if cells[i] == EMPTY]
+    n_empty = cells.count(EMPTY)
+    swords = dice.count("swords")
     choices: list[tuple[str, int, int]] = []
+    n_outer = -1
     for sym in SYMBOLS:
-        shown, most = _dice_range(player, dice, sym)
-        if most == 0:
+        shown = dice.count(sym)
+        spare = player.coins - 2 if sym == "log" else player.coins  # a delivery costs 2 coins too
+        if spare < 0:
             continue
+        most = shown + min(5 - shown - swords, spare // 2)
         if sym == "wall":
-            n_outer = sum(1 for i in OUTER_LIST if cells[i] == EMPTY)
+            if n_outer < 0:
+                n_outer = sum(1 for i in OUTER_LIST if cells[i] == EMPTY)
             most = min(most, n_outer)
-        elif sym != "log":
-            most = min(most, len(empties))
-        if most:
+        elif sym == "crate":
+            most = min(most, n_empty)
+        elif sym != "log" and not n_empty:
+            most = 0
+        if most > 0:
             choices.append((sym, shown, most))
     if not choices:
         return Action(who, dice, None)
@@ -232,23 +241,33 @@ def random_action(state: GameState, dice: list[str] | tuple[str, ...], rng: rand
     if sym == "log":
         return Action(who, dice, "log", max(0, n - shown), (), n)
     if sym == "cross":
-        return Action(who, dice, "cross", max(0, n - shown), (_PL[rng.choice(empties), str(n)],))
+        return Action(who, dice, "cross", max(0, n - shown), (_PL[_random_empty(cells, rng), str(n)],))
     if sym == "crate":
-        group = _random_group(cells, rng.choice(empties), n, rng)
+        group = _random_group(cells, _random_empty(cells, rng), n, rng)
         return Action(who, dice, "crate", max(0, len(group) - shown), tuple(_PL[i, "G"] for i in sorted(group)))
     if sym == "head":
         item = rng.choice(PERSONS_BY_LEVEL[n])
-        return Action(who, dice, "head", max(0, n - shown), _random_person(player, item, empties, set(), rng))
+        return Action(who, dice, "head", max(0, n - shown),
+                      _random_person(player, item, _random_empty(cells, rng), set(), rng))
     empty_outer = [i for i in OUTER_LIST if cells[i] == EMPTY]
     combo = rng.sample(empty_outer, n)
     place = tuple(_PL[i, "W"] for i in sorted(combo))
     if PERSON_SIDE >= 0 and not side_complete(cells, PERSON_SIDE) and all(
             cells[i] == WALL or i in combo for i in SIDE_CELLS[PERSON_SIDE]):
         taken = set(combo)
-        free = [i for i in empties if i not in taken]
+        free = [i for i in SPACES if cells[i] == EMPTY and i not in taken]
         if free:
-            place += _random_person(player, rng.choice(_BONUS_PERSONS), free, taken, rng)
+            place += _random_person(player, rng.choice(_BONUS_PERSONS), rng.choice(free), taken, rng)
     return Action(who, dice, "wall", max(0, n - shown), place)
+
+
+def _random_empty(cells: bytearray, rng: random.Random) -> int:
+    """A random empty space (the city has one): a few random probes, then a list of them all."""
+    for _ in range(6):
+        i = _SPACES_LIST[int(rng.random() * _N_SPACES)]
+        if cells[i] == EMPTY:
+            return i
+    return rng.choice([i for i in SPACES if cells[i] == EMPTY])
 
 
 def _random_group(cells: bytearray, start: int, n: int, rng: random.Random,
@@ -269,10 +288,10 @@ def _random_group(cells: bytearray, start: int, n: int, rng: random.Random,
     return group
 
 
-def _random_person(player: PlayerState, item: str, empties: list[int], taken: set[int],
+def _random_person(player: PlayerState, item: str, a: int, taken: set[int],
                    rng: random.Random) -> tuple[Placement, ...]:
+    """The person ``item`` at ``a``; an architect also builds a random number of houses next to it."""
     cells = player.cells
-    a = rng.choice(empties)
     place: tuple[Placement, ...] = (_PL[a, item],)
     if item == "a" and player.logs:
         h = rng.randint(0, min(3, player.logs))

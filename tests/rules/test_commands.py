@@ -98,3 +98,20 @@ def test_simulate_with_bots_and_bad_arguments(capsys):
     assert "--players: 7" in capsys.readouterr().err
     assert main(["simulate", "--players", "2", "--games", "1", "--bots", "clever"]) == 2
     assert "unknown bot 'clever'" in capsys.readouterr().err
+
+
+def test_check_command_accepts_bot_moves_and_returns_the_engine_state(tmp_path, capsys):
+    import random
+
+    from companion.bots import GreedyBot, RandomBot
+    from companion.simulate import play_game
+
+    record: list[dict] = []
+    play_game(3, [RandomBot(), GreedyBot(), RandomBot()], random.Random(5), record=record)
+    for k in range(0, len(record) - 1, max(1, len(record) // 25)):
+        state_path = _write(tmp_path, "s.json", record[k]["state"])
+        action_path = _write(tmp_path, "a.json", record[k]["action"])
+        assert main(["check", state_path, action_path]) == 0
+        verdict = json.loads(capsys.readouterr().out)
+        assert verdict["legal"], verdict["errors"]
+        assert verdict["state"] == record[k + 1]["state"]

@@ -10,8 +10,8 @@ from .conftest import play_turn, recorded_game
 
 
 def normal(action):
-    """The same move whatever order its drawings were listed in."""
-    return {**action, "place": sorted(action["place"], key=lambda p: p["cell"])}
+    """The same move whatever order its drawings and dice were listed in."""
+    return {**action, "place": sorted(action["place"], key=lambda p: p["cell"]), "dice": sorted(action["dice"])}
 
 
 @pytest.mark.parametrize(("n_players", "seed"), [(2, 11), (3, 5), (4, 23), (5, 8)])

@@ -15,6 +15,14 @@ WALL_MOVE = {"player": 0, "dice": ["wall", "wall", "log", "head", "swords"], "sy
              "place": "B1=W C1=W", "logs": 0}
 
 
+def form_move(**change: Any) -> dict[str, Any]:
+    """WALL_MOVE as the dashboard's form posts it (one field per die)."""
+    data = {k: v for k, v in WALL_MOVE.items() if k != "dice"}
+    data.update({f"die{i}": d for i, d in enumerate(WALL_MOVE["dice"])})
+    data.update(change)
+    return data
+
+
 @pytest.fixture
 def app(tmp_path):
     app = create_app({"DATA_DIR": str(tmp_path / "data"), "TESTING": False})

@@ -195,11 +195,11 @@ def _largest_quad(polygon: np.ndarray) -> np.ndarray:
                 continue
             a1 = np.abs(tri[i, :, k])
             j = int(np.argmax(np.where(between, a1, -1)))
-            l = int(np.argmax(np.where(outside, a1, -1)))
-            area = a1[j] + a1[l]
+            m = int(np.argmax(np.where(outside, a1, -1)))
+            area = a1[j] + a1[m]
             if area > best_area:
                 best_area = float(area)
-                best = polygon[sorted([i, j, k, l])]
+                best = polygon[sorted([i, j, k, m])]
     return best
 
 
@@ -222,12 +222,12 @@ def _board_quadrilateral(frame: np.ndarray) -> np.ndarray | None:
     # 2. Edges; 3. brightness either way.
     edges = cv2.dilate(cv2.Canny(blur, 30, 90), np.ones((3, 3), np.uint8))
     _, otsu = cv2.threshold(blur, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
-    best, best_area = None, 0.0
+    candidates: list[np.ndarray] = []
     for binary in (unlike_table, edges, otsu, 255 - otsu):
         contours, _ = cv2.findContours(binary, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
         for contour in contours:
             area = cv2.contourArea(contour)
-            if area < 0.08 * area_total or area < best_area:
+            if area < 0.08 * area_total:
                 continue
             pts = contour.reshape(-1, 2)
             on_edge = (pts[:, 0] <= 1) | (pts[:, 1] <= 1) | (pts[:, 0] >= small.shape[1] - 2) | (
@@ -241,10 +241,75 @@ def _board_quadrilateral(frame: np.ndarray) -> np.ndarray | None:
                 continue
             quad = _order_clockwise(_largest_quad(approx))
             quad_area = cv2.contourArea(quad.astype(np.float32))
-            if quad_area > 0.97 * area_total or cv2.contourArea(hull) < 0.85 * quad_area:
+            if quad_area > 0.97 * area_total or quad_area < 0.85 * cv2.contourArea(hull):
                 continue  # the whole frame, or not a quadrilateral
-            best, best_area = _refine_sides(contour, quad), area
-    return None if best is None else best / scale
+            candidates.append(_refine_sides(contour, quad))
+            candidates.append(quad)
+    if not candidates:
+        return None
+    # Several segmentations give several outlines: snap each to the strongest straight edges near it
+    # and keep the one that runs along the strongest edge all round (the board against the table).
+    gx = cv2.Sobel(blur, cv2.CV_32F, 1, 0, ksize=3)
+    gy = cv2.Sobel(blur, cv2.CV_32F, 0, 1, ksize=3)
+    snapped = [_snap_to_edges(gx, gy, _snap_to_edges(gx, gy, quad)[0]) for quad in candidates]
+    best = max(snapped, key=lambda qs: qs[1])
+    return best[0] / scale
+
+
+def _snap_to_edges(gx: np.ndarray, gy: np.ndarray, quad: np.ndarray) -> tuple[np.ndarray, float]:
+    """Move each side of ``quad`` (both ends independently, a few % of its length) onto the strongest
+    edge; return the new corners and the mean edge strength along the sides."""
+    h, w = gx.shape
+    t = np.linspace(0.15, 0.85, 40)  # the straight middle of each side, away from rounded corners
+    lines, total = [], 0.0
+    for i in range(4):
+        a, b = quad[i], quad[(i + 1) % 4]
+        d = b - a
+        length = float(np.hypot(*d))
+        if length < 10:
+            return quad, 0.0
+        normal = np.array([-d[1], d[0]]) / length
+        reach = max(2, int(0.04 * length))
+        shifts = np.arange(-reach, reach + 1, dtype=np.float64)
+        da, db = np.meshgrid(shifts, shifts, indexing="ij")
+        da, db = da.ravel(), db.ravel()
+        off = da[:, None] * (1 - t[None, :]) + db[:, None] * t[None, :]
+        px = a[0] + d[0] * t[None, :] + normal[0] * off
+        py = a[1] + d[1] * t[None, :] + normal[1] * off
+        xi = np.clip(np.round(px).astype(int), 0, w - 1)
+        yi = np.clip(np.round(py).astype(int), 0, h - 1)
+        response = np.abs(gx[yi, xi] * normal[0] + gy[yi, xi] * normal[1])
+        # The median keeps a side from snapping to one short strong stroke (a drawing, a grid dash).
+        strength = np.median(response, axis=1)
+        k = int(np.argmax(strength))
+        total += float(strength[k])
+        a2, b2 = a + normal * da[k], b + normal * db[k]
+        lines.append((a2, b2 - a2))
+    corners = []
+    for i in range(4):
+        (p1, d1), (p2, d2) = lines[i - 1], lines[i]
+        m = np.array([d1, -d2]).T
+        if abs(np.linalg.det(m)) < 1e-9:
+            return quad, 0.0
+        s = np.linalg.solve(m, p2 - p1)
+        corners.append(p1 + s[0] * d1)
+    return np.array(corners), total / 4
+
+
+def _grid_score(gray: np.ndarray, quad: np.ndarray, cell: int = 24) -> float:
+    """How sharply the board's printed grid lines show at the 1/7 steps once rectified by ``quad``."""
+    side = SIZE * cell
+    target = np.array([[0, 0], [side, 0], [side, side], [0, side]], np.float32)
+    h = cv2.getPerspectiveTransform(quad.astype(np.float32), target)
+    rect = cv2.warpPerspective(gray, h, (side, side), flags=cv2.INTER_AREA).astype(np.float32)
+    score = 0.0
+    for profile in (rect[cell // 2:-cell // 2].mean(axis=0), rect[:, cell // 2:-cell // 2].mean(axis=1)):
+        for k in range(1, SIZE):
+            at = k * cell
+            line = profile[at - 1:at + 2].min()
+            around = np.concatenate([profile[at - 8:at - 4], profile[at + 5:at + 9]]).mean()
+            score += float(around - line)
+    return score / (float(rect.std()) + 1.0)
 
 
 def _orientation_score(rectified: np.ndarray, cell_px: int) -> float:

@@ -1,0 +1,184 @@
+"""The demo table: bots play a whole game; every moment of each turn is rendered as a camera frame and
+goes through the REAL vision pipeline and tracker, at a watchable pace.
+
+A turn shows three views: the roll lying in the tray, the drawing on the player's board (with the
+pirate boxes the swords marked), the tray emptied. Once per game a player first draws something
+illegal (a wall on an inner space, or an extra crate apart); the tracker raises a dispute, the
+dashboard shows it, and a few seconds later the player erases it and the legal move is taken.
+When the camera misreads (it happens: hand-drawn cells), the demo's players do what real ones would:
+correct the cell by hand, or enter the move by hand.
+"""
+
+from __future__ import annotations
+
+import random
+import threading
+import time
+from typing import Any
+
+import numpy as np
+
+from companion.bots import GreedyBot, RandomBot
+from companion.layout import cell_index, empty_city
+from companion.rules import Action, judge
+from companion.tracker import Tracker, city_cell, infer_action
+
+DEMO_NAMES = ("Anke", "Ben", "Carla", "Dario", "Eva")
+INNER_ROWS = range(1, 6)
+
+
+def _draw(city: list[str], place: list[dict[str, str]]) -> list[str]:
+    rows = [list(r) for r in city]
+    for p in place:
+        col, row = cell_index(p["cell"])
+        rows[row][col] = p["item"]
+    return ["".join(r) for r in rows]
+
+
+def illegal_variant(city: list[str], action: dict[str, Any]) -> list[dict[str, str]] | None:
+    """The move as a careless player first draws it: walls get one more wall on an inner space; crates get
+    one more crate apart from the group. None when this move has no such variant."""
+    place = action.get("place", [])
+    if action.get("symbol") == "wall" and place:
+        for r in INNER_ROWS:
+            for c in "BCDEF":
+                cell = f"{c}{r + 1}"
+                if city_cell(city, cell) == "." and all(p["cell"] != cell for p in place):
+                    return [*place[:-1], {"cell": cell, "item": "W"}]
+    if action.get("symbol") == "crate" and place:
+        taken = {p["cell"] for p in place}
+        near = set()
+        for p in place:
+            col, row = cell_index(p["cell"])
+            for dc in (-1, 0, 1):
+                for dr in (-1, 0, 1):
+                    near.add((col + dc, row + dr))
+        for r in INNER_ROWS:
+            for c in range(1, 6):
+                cell = f"{'ABCDEFG'[c]}{r + 1}"
+                if (c, r) not in near and cell not in taken and city_cell(city, cell) == ".":
+                    return [*place, {"cell": cell, "item": "G"}]
+    return None
+
+
+class DemoTable(threading.Thread):
+    """Plays one demo game on ``service`` (web.service.TableService) in a background thread."""
+
+    def __init__(self, service: Any, *, pace: float = 1.0, seed: int = 7, n_players: int = 3,
+                 illegal_after: int = 2, hold_frames: int = 2, language: str = "en") -> None:
+        super().__init__(name="demo", daemon=True)
+        self.service = service
+        self.pace = pace
+        self.seed = seed
+        self.n_players = n_players
+        self.illegal_after = illegal_after
+        self.hold_frames = hold_frames
+        self.language = language
+        self.stop_event = threading.Event()
+        self.disputes_shown = 0
+        self.hand_fixes = 0
+        self.turns = 0
+        self.error = ""
+        self.finished = threading.Event()
+
+    def stop(self) -> None:
+        self.stop_event.set()
+
+    # -- frames -----------------------------------------------------------------------------------
+    def _setup_vision(self) -> None:
+        from vision.pipeline import TableReader
+        from vision.stability import StabilityFilter
+        from vision.synth import table as synth_table
+
+        self.synth = synth_table
+        self.reader = TableReader(language=self.language)
+        self.stability = StabilityFilter(hold_frames=self.hold_frames)
+        self.frame_rng = np.random.default_rng(self.seed)
+
+    def _render(self, cities: list[list[str]], dice: list[str], pirate_boxes: int) -> np.ndarray:
+        # one seed for the whole game: the same table, camera and handwriting in every frame
+        spec = self.synth.TableSpec(cities=tuple(tuple(c) for c in cities), dice=tuple(dice),
+                                    pirate_boxes=pirate_boxes, seed=self.seed, language=self.language)
+        frame, _truth = self.synth.render_table(spec, self.frame_rng)
+        return frame
+
+    def show(self, cities: list[list[str]], dice: list[str], pirate_boxes: int, seconds: float) -> None:
+        """Hold one view of the table in front of the camera for ``seconds``."""
+        frame = self._render(cities, dice, pirate_boxes)
+        frames = max(self.hold_frames + 1, 3)
+        for _ in range(frames):
+            if self.stop_event.is_set():
+                return
+            started = time.monotonic()
+            self.service.process_frame(frame, self.reader, self.stability)
+            self.stop_event.wait(max(0.0, seconds / frames - (time.monotonic() - started)))
+
+    # -- the game ---------------------------------------------------------------------------------
+    def run(self) -> None:
+        try:
+            self._setup_vision()
+            self.service.camera_status = "demo"
+            self.service.camera_spec = "demo (synthetic frames)"
+            names = list(DEMO_NAMES[: self.n_players])
+            tracker = self.service.new_game(names, start_player=0, language=self.language)
+            self.play(tracker)
+        except Exception as exc:  # the dashboard says so; the service keeps running
+            self.error = f"{type(exc).__name__}: {exc}"
+            self.service.camera_status, self.service.camera_error = "demo stopped", self.error[:200]
+            self.service.publish()
+        finally:
+            self.finished.set()
+
+    def play(self, tracker: Tracker) -> None:
+        rng = random.Random(self.seed)
+        bots = [GreedyBot(self.seed + k) if k % 2 == 0 else RandomBot(self.seed + k) for k in range(self.n_players)]
+        cities = [empty_city() for _ in range(self.n_players)]  # what is drawn on the real boards
+        illegal_done = False
+        while not tracker.finished and not self.stop_event.is_set():
+            state = tracker.state
+            player = state.current_player
+            action = bots[player].choose_action(state, rng).to_json()
+            expected = judge(state, Action.from_json(action)).state
+            self.show(cities, action["dice"], state.pirate_boxes, self.pace)
+            if not illegal_done and self.turns >= self.illegal_after:
+                bad = illegal_variant(cities[player], action)
+                if bad is not None:
+                    illegal_done = True
+                    shown = [_draw(c, bad) if i == player else c for i, c in enumerate(cities)]
+                    self.show(shown, action["dice"], state.pirate_boxes, self.pace * 2)
+                    if tracker.dispute is not None:
+                        self.disputes_shown += 1
+                    self.stop_event.wait(self.pace * 2)  # time to read the dispute on the dashboard
+            cities[player] = _draw(cities[player], action["place"])
+            self.show(cities, action["dice"], expected.pirate_boxes, self.pace)
+            self.show(cities, [], expected.pirate_boxes, self.pace)
+            if self.stop_event.is_set():
+                return
+            self._make_it_right(tracker, state, action, expected)
+            self.turns += 1
+
+    def _make_it_right(self, tracker: Tracker, before: Any, action: dict[str, Any], expected: Any) -> None:
+        """What players do when the camera got the turn wrong: correct cells, or enter the move by hand."""
+        player = action["player"]
+        if tracker.dispute is not None or tracker.state.turn == before.turn:
+            # not taken (misread dice, or still disputed): type it in
+            if tracker.state.turn != before.turn:
+                tracker.undo()
+            tracker.enter_move(action)
+            self.hand_fixes += 1
+            return
+        if tracker.state == expected:
+            return
+        got = tracker.state.players[player].city
+        want = expected.players[player].city
+        wrong = [p["cell"] for p in action["place"] if city_cell(got, p["cell"]) != p["item"]]
+        extra = [c for r, row in enumerate(got) for c in
+                 [f"{'ABCDEFG'[k]}{r + 1}" for k, ch in enumerate(row) if ch != want[r][k]]]
+        if (wrong or extra) and infer_action(player, action["dice"], action["place"])["symbol"] == action["symbol"]:
+            for cell in dict.fromkeys(wrong + extra):
+                tracker.correct_cell(player, cell, city_cell(want, cell), reason="camera misread")
+            self.hand_fixes += 1
+        if tracker.state != expected and tracker.last_action and tracker.last_action.get("player") == player:
+            tracker.undo()
+            tracker.enter_move(action)
+            self.hand_fixes += 1

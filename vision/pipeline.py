@@ -1,0 +1,171 @@
+"""One camera frame -> one Observation: city boards, dice in the tray, pirate boxes.
+
+Markers are detected once per frame and shared by the board, tray and track locators. A frame that
+barely differs from the previous one (compared downscaled) returns the previous observation at once.
+Big changes against the last still view of the table (a hand, an arm) are reported in
+``Observation.extra`` so the stability filter can ignore the parts they cover.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import time
+from pathlib import Path
+from typing import Any
+
+import cv2
+import numpy as np
+
+from vision.dice.reader import DiceReader, locate_tray
+from vision.marker_plane import LocatedPlane
+from vision.observation import BoardReading, Observation
+from vision.pirates.reader import PirateReader, locate_track, read_marks
+from vision.pirates.reader import PX_PER_MM as TRACK_PX_PER_MM
+from vision.stability import frame_sharpness
+
+SMALL_SIZE = (320, 180)  # the downscaled frame used for the fast path and occlusion
+_UNCHANGED_LEVEL = 12  # grey levels: a pixel of the small frame that moved less is unchanged
+_UNCHANGED_PIXELS = 2  # ...and this many changed pixels still count as the same scene
+_OCCLUDER_LEVEL = 28
+_OCCLUDER_FRACTION = 0.004  # a connected change this big (of the frame) is a hand, not a move
+_STATIC_FRAMES_FOR_REFERENCE = 8
+
+
+class TableReader:
+    """Reads whole frames. Keeps a little state between frames (fast path, reference view)."""
+
+    def __init__(self, language: str = "en", data_dir: str | Path | None = None) -> None:
+        self.language = language
+        self.data_dir = data_dir
+        self.dice_reader = DiceReader()
+        self.pirate_reader = PirateReader()
+        self._cell_reader: Any = None
+        self._last_small: np.ndarray | None = None
+        self._last_obs: Observation | None = None
+        self._reference: np.ndarray | None = None
+        self._static_frames = 0
+        self.frame_index = 0
+        self.fast_hits = 0
+
+    @property
+    def cell_reader(self) -> Any:
+        if self._cell_reader is None:
+            from vision.cells import CellReader
+
+            self._cell_reader = CellReader(language=self.language, data_dir=self.data_dir)
+        return self._cell_reader
+
+    def reset(self) -> None:
+        self._last_small = None
+        self._last_obs = None
+        self._reference = None
+        self._static_frames = 0
+
+    # --- frame comparison ---------------------------------------------------------------------------
+    @staticmethod
+    def small(frame: np.ndarray) -> np.ndarray:
+        gray = frame if frame.ndim == 2 else cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
+        return cv2.resize(gray, SMALL_SIZE, interpolation=cv2.INTER_AREA)
+
+    @staticmethod
+    def _changed_pixels(a: np.ndarray, b: np.ndarray, level: int) -> np.ndarray:
+        return cv2.absdiff(a, b) > level
+
+    def _occluders(self, small: np.ndarray) -> np.ndarray | None:
+        """Mask (small frame) of big connected changes against the last still view, or None."""
+        if self._reference is None:
+            return None
+        changed = self._changed_pixels(small, self._reference, _OCCLUDER_LEVEL).astype(np.uint8)
+        changed = cv2.morphologyEx(changed, cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8))
+        n, labels, stats, _ = cv2.connectedComponentsWithStats(changed, connectivity=8)
+        big = [i for i in range(1, n) if stats[i, cv2.CC_STAT_AREA] >= _OCCLUDER_FRACTION * small.size]
+        if not big:
+            return None
+        return np.isin(labels, big)
+
+    # --- reading ------------------------------------------------------------------------------------
+    def read(self, frame: np.ndarray) -> Observation:
+        if frame is None or frame.ndim != 3 or frame.shape[2] != 3 or frame.size == 0:
+            raise ValueError("TableReader.read needs a BGR image")
+        now = time.time()
+        index = self.frame_index
+        self.frame_index += 1
+        small = self.small(frame)
+        if self._last_small is not None and self._last_small.shape == small.shape:
+            moved = int(self._changed_pixels(small, self._last_small, _UNCHANGED_LEVEL).sum())
+            if moved <= _UNCHANGED_PIXELS:
+                self._static_frames += 1
+                if self._static_frames >= _STATIC_FRAMES_FOR_REFERENCE:
+                    self._reference = small
+                if self._last_obs is not None:
+                    self.fast_hits += 1
+                    return dataclasses.replace(self._last_obs, timestamp=now, frame_index=index)
+            else:
+                self._static_frames = 0
+        if self._reference is None:
+            self._reference = small  # the first view is the first reference
+        self._last_small = small
+        obs = self.read_full(frame, small)
+        obs = dataclasses.replace(obs, timestamp=now, frame_index=index)
+        self._last_obs = obs
+        return obs
+
+    def read_full(self, frame: np.ndarray, small: np.ndarray | None = None) -> Observation:
+        from vision.board import detect_markers, find_boards, find_single_board
+
+        small = self.small(frame) if small is None else small
+        markers = detect_markers(frame)
+        located = find_boards(frame, markers) if any(m < 20 for m in markers) else []
+        if not located and not any(m < 20 for m in markers):
+            single = find_single_board(frame)
+            located = [single] if single is not None else []
+        boards = []
+        for lb in located:
+            city, confidence, uncertain = self.cell_reader.read(lb.rectified)
+            boards.append(BoardReading(
+                seat=lb.seat,
+                city=tuple(city),
+                confidence=tuple(tuple(float(v) for v in row) for row in confidence),
+                uncertain=tuple(uncertain),
+                corners=tuple((float(x), float(y)) for x, y in np.asarray(lb.corners).reshape(-1, 2)),
+            ))
+        extra: dict[str, Any] = {"sharpness": frame_sharpness(small, width=SMALL_SIZE[0])}
+        tray_plane = locate_tray(markers)
+        dice = None
+        if tray_plane is not None:
+            dice = self.dice_reader.read_tray(tray_plane.rectify(frame, 2.5))
+        track_plane = locate_track(markers)
+        pirate_boxes = None
+        if track_plane is not None:
+            hint = len(boards) if 2 <= len(boards) <= 5 else None
+            reading = read_marks(track_plane.rectify(frame, TRACK_PX_PER_MM), hint)
+            pirate_boxes = reading.boxes
+            extra["pirates_confidence"] = reading.confidence
+            extra["pirate_players"] = reading.players
+        occluders = self._occluders(small)
+        if occluders is not None:
+            scale = SMALL_SIZE[0] / frame.shape[1], SMALL_SIZE[1] / frame.shape[0]
+            extra["occluded_seats"] = [
+                b.seat for b in boards if _covers(occluders, np.array(b.corners) * scale)
+            ]
+            extra["dice_occluded"] = tray_plane is not None and _covers(occluders, _plane_outline(tray_plane) * scale)
+            extra["pirates_occluded"] = track_plane is not None and _covers(
+                occluders, _plane_outline(track_plane) * scale
+            )
+        extra["markers"] = sorted(markers)
+        return Observation(boards=tuple(boards), dice=dice, pirate_boxes=pirate_boxes, extra=extra)
+
+
+def _plane_outline(plane: LocatedPlane) -> np.ndarray:
+    w, h = plane.layout.width_mm, plane.layout.height_mm
+    return plane.to_frame(np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float64))
+
+
+def _covers(occluders: np.ndarray, polygon: np.ndarray) -> bool:
+    """Whether the big changes reach into ``polygon`` (small-frame pixels), grown a little."""
+    if len(polygon) < 3:
+        return False
+    region = np.zeros(occluders.shape, np.uint8)
+    cv2.fillConvexPoly(region, np.round(polygon).astype(np.int32), 1)
+    region = cv2.dilate(region, np.ones((7, 7), np.uint8))
+    return bool((occluders & (region > 0)).any())

@@ -1,0 +1,363 @@
+"""Synthetic camera frames of a whole table: city boards with seat markers, the dice tray, the pirate track.
+
+``render_table(spec, rng)`` returns a 1920x1080 BGR frame and the truth ``Observation``. Everything that
+stays put on a real table (placement, camera, handwriting, lighting) comes from ``spec.seed``, so two
+frames of one spec show the same table; ``rng`` only drives what changes from frame to frame (sensor
+noise, and the hand, motion blur and rolling die when the spec asks for them).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+import math
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from vision.dice.geometry import DIE_MM, TRAY_H_MM, TRAY_W_MM
+from vision.observation import DIE_FACES, BoardReading, DieReading, Observation
+from vision.pirates.geometry import PLANE_H_MM as TRACK_H_MM
+from vision.pirates.geometry import PLANE_W_MM as TRACK_W_MM
+from vision.synth.dice import PlacedDie, draw_die, render_tray
+from vision.synth.pirates import BOARD_MARGIN_MM, render_track_on_board
+
+FRAME_SIZE = (1920, 1080)
+BOARD_MM = 189.0  # 7 cells of 27 mm
+CAMERA_MM = 750.0  # camera height above the table
+_BOARD_CELL_PX = 64
+_TRAY_PX_PER_MM = 4.0
+_TRACK_PX_PER_MM = 5.0
+
+SKIN_TONES: tuple[tuple[int, int, int], ...] = ((150, 180, 225), (120, 150, 205), (90, 120, 170), (60, 85, 125))
+
+
+@dataclass(frozen=True)
+class TableSpec:
+    """What is on the table. ``seats`` defaults to 0..n-1 for the ``cities`` given."""
+
+    cities: tuple[tuple[str, ...], ...]
+    dice: tuple[str, ...] = ("log", "crate", "wall", "cross", "head")
+    pirate_boxes: int = 0
+    seed: int = 0
+    seats: tuple[int, ...] | None = None
+    max_tilt_deg: float = 35.0
+    touching_dice: bool = False
+    language: str = "en"
+    # What happens in this frame only:
+    hand: bool = False
+    motion_blur: bool = False
+    rolling_die: bool = False
+
+    @property
+    def seat_list(self) -> tuple[int, ...]:
+        return self.seats if self.seats is not None else tuple(range(len(self.cities)))
+
+    @staticmethod
+    def random(rng: np.random.Generator, n_boards: int | None = None, **options: object) -> TableSpec:
+        from vision.synth.board import random_city
+
+        n = int(rng.integers(2, 6)) if n_boards is None else n_boards
+        cities = tuple(tuple(random_city(rng)) for _ in range(n))
+        dice = tuple(DIE_FACES[int(i)] for i in rng.integers(0, len(DIE_FACES), 5))
+        return TableSpec(
+            cities=cities,
+            dice=dice,
+            pirate_boxes=int(rng.integers(0, 12 * n + 1)),
+            seed=int(rng.integers(0, 2**31)),
+            touching_dice=bool(rng.random() < 0.3),
+            **options,  # type: ignore[arg-type]
+        )
+
+    def still(self) -> TableSpec:
+        """The same table with nothing passing over it."""
+        return dataclasses.replace(self, hand=False, motion_blur=False, rolling_die=False)
+
+
+@dataclass(frozen=True)
+class _Item:
+    kind: str  # "board", "tray", "track"
+    width_mm: float
+    height_mm: float
+    centre_mm: tuple[float, float]
+    angle_deg: float
+
+    def corners_mm(self, grow: float = 0.0) -> np.ndarray:
+        box = ((self.centre_mm[0], self.centre_mm[1]), (self.width_mm + grow, self.height_mm + grow), self.angle_deg)
+        return cv2.boxPoints(box).astype(np.float32)
+
+    def item_to_table(self, px_per_mm: float) -> np.ndarray:
+        """Homography: item image pixels -> table millimetres."""
+        a = math.radians(self.angle_deg)
+        c, s = math.cos(a), math.sin(a)
+        k = 1.0 / px_per_mm
+        tx = self.centre_mm[0] - (c * self.width_mm / 2 - s * self.height_mm / 2)
+        ty = self.centre_mm[1] - (s * self.width_mm / 2 + c * self.height_mm / 2)
+        return np.array([[c * k, -s * k, tx], [s * k, c * k, ty], [0, 0, 1]], np.float64)
+
+
+@dataclass(frozen=True)
+class _Camera:
+    table_to_frame: np.ndarray
+    nadir_mm: tuple[float, float]  # the table point straight below the camera
+
+
+def _camera(rng: np.random.Generator, max_tilt_deg: float) -> _Camera:
+    """Table mm (origin at the view's centre) -> frame pixels, looking down up to ``max_tilt_deg``."""
+    px_per_mm = rng.uniform(1.4, 1.55)
+    tilt = math.radians(rng.uniform(0, max_tilt_deg))
+    direction = rng.uniform(0, 2 * math.pi)
+    d = np.array([math.cos(direction), math.sin(direction)])
+    spin = math.radians(rng.uniform(-8, 8))
+    # Four table points and where they land: foreshortened along d, farther side smaller.
+    half = np.array([[-500, -300], [500, -300], [500, 300], [-500, 300]], np.float64)
+    rot = np.array([[math.cos(spin), -math.sin(spin)], [math.sin(spin), math.cos(spin)]])
+    pts = half @ rot.T
+    along = pts @ d
+    depth = CAMERA_MM + along * math.sin(tilt)
+    proj = (pts - np.outer(along * (1 - math.cos(tilt)), d)) * (CAMERA_MM / depth)[:, None] * px_per_mm
+    proj += np.array(FRAME_SIZE) / 2
+    h = cv2.getPerspectiveTransform(half.astype(np.float32), proj.astype(np.float32)).astype(np.float64)
+    nadir = -d * CAMERA_MM * math.tan(tilt)
+    return _Camera(h, (float(nadir[0]), float(nadir[1])))
+
+
+def _visible_polygon(camera: _Camera, margin_px: float = 25) -> np.ndarray:
+    w, h = FRAME_SIZE
+    m = margin_px
+    frame_pts = np.array([[[m, m], [w - m, m], [w - m, h - m], [m, h - m]]], np.float64)
+    return cv2.perspectiveTransform(frame_pts, np.linalg.inv(camera.table_to_frame))[0].astype(np.float32)
+
+
+def _inside(poly: np.ndarray, pts: np.ndarray) -> bool:
+    return all(cv2.pointPolygonTest(poly, (float(x), float(y)), False) >= 0 for x, y in pts)
+
+
+def _place(rng: np.random.Generator, camera: _Camera, sizes: list[tuple[str, float, float]]) -> list[_Item] | None:
+    visible = _visible_polygon(camera)
+    lo, hi = visible.min(axis=0), visible.max(axis=0)
+    items: list[_Item] = []
+    for kind, w, h in sizes:
+        for attempt in range(600):
+            # Mostly any angle; when the table gets crowded, boards turn closer to square with the frame.
+            angle = float(rng.uniform(0, 360)) if attempt < 300 else float(90 * rng.integers(0, 4) + rng.uniform(-12, 12))
+            centre = (float(rng.uniform(lo[0], hi[0])), float(rng.uniform(lo[1], hi[1])))
+            item = _Item(kind, w, h, centre, angle)
+            if not _inside(visible, item.corners_mm()):
+                continue
+            if any(cv2.intersectConvexConvex(item.corners_mm(12), other.corners_mm(12))[0] > 0 for other in items):
+                continue
+            items.append(item)
+            break
+        else:
+            return None
+    return items
+
+
+def _warp_into(frame: np.ndarray, image: np.ndarray, image_to_frame: np.ndarray, mask: np.ndarray | None = None) -> None:
+    """Composite ``image`` into ``frame`` (float32) through a homography, touching only its bounding box."""
+    h, w = image.shape[:2]
+    corners = cv2.perspectiveTransform(np.array([[[0, 0], [w, 0], [w, h], [0, h]]], np.float64), image_to_frame)[0]
+    x0, y0 = np.floor(corners.min(axis=0)).astype(int) - 2
+    x1, y1 = np.ceil(corners.max(axis=0)).astype(int) + 2
+    x0, y0 = max(x0, 0), max(y0, 0)
+    x1, y1 = min(x1, frame.shape[1]), min(y1, frame.shape[0])
+    if x1 <= x0 or y1 <= y0:
+        return
+    shift = np.array([[1, 0, -x0], [0, 1, -y0], [0, 0, 1]], np.float64) @ image_to_frame
+    size = (int(x1 - x0), int(y1 - y0))
+    warped = cv2.warpPerspective(image, shift, size, flags=cv2.INTER_AREA).astype(np.float32)
+    src_mask = np.full((h, w), 255, np.uint8) if mask is None else mask
+    alpha = cv2.warpPerspective(src_mask, shift, size, flags=cv2.INTER_LINEAR).astype(np.float32)[:, :, None] / 255
+    region = frame[y0:y1, x0:x1]
+    region[:] = region * (1 - alpha) + warped * alpha
+
+
+@dataclass
+class _Scene:
+    frame: np.ndarray  # uint8, lit, without per-frame noise
+    truth: Observation
+    camera: _Camera
+    items: list[_Item]
+    tray_canvas: np.ndarray  # float, tray without dice in the air (for rolling dice)
+    lean_mm: tuple[float, float]
+    light_gain: np.ndarray  # (H, W) float32, applied to everything
+    lighting: dict[str, object]
+
+
+def _table_background(rng: np.random.Generator) -> np.ndarray:
+    w, h = FRAME_SIZE
+    base = np.array(rng.choice([(60, 90, 130), (40, 60, 80), (90, 110, 120), (70, 70, 70), (50, 100, 60)]), np.float32)
+    grain = cv2.resize(rng.normal(0, 1, (h // 8 + 1, w // 64 + 1)).astype(np.float32), (w, h), interpolation=cv2.INTER_CUBIC)
+    return base[None, None, :] + (10 * grain)[:, :, None]
+
+
+def _lighting(rng: np.random.Generator) -> tuple[np.ndarray, dict[str, object]]:
+    w, h = FRAME_SIZE
+    yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+    gx, gy = rng.uniform(-0.2, 0.2, 2)
+    gain = (1.0 + gx * (xx / w - 0.5) + gy * (yy / h - 0.5)) * rng.uniform(0.85, 1.1)
+    info: dict[str, object] = {"shadow": False, "glare": False}
+    if rng.random() < 0.4:  # a soft partial shadow (a lamp arm, a box)
+        poly = (rng.uniform(0, 1, (4, 2)) * [w, h]).astype(np.int32)
+        shadow = np.zeros((h // 4, w // 4), np.float32)
+        cv2.fillConvexPoly(shadow, cv2.convexHull(poly // 4), 1.0)
+        shadow = cv2.resize(cv2.GaussianBlur(shadow, (0, 0), 8), (w, h))
+        gain = gain * (1 - rng.uniform(0.15, 0.35) * shadow)
+        info["shadow"] = True
+    glare = np.zeros((h, w), np.float32)
+    if rng.random() < 0.3:  # a lamp's reflection
+        cx, cy = rng.uniform(0, w), rng.uniform(0, h)
+        r = rng.uniform(0.03, 0.08) * w
+        glare = np.exp(-((xx - cx) ** 2 + (yy - cy) ** 2) / (2 * r * r)).astype(np.float32) * rng.uniform(40, 90)
+        info["glare"] = True
+    info["glare_map"] = glare
+    return gain.astype(np.float32), info
+
+
+@functools.lru_cache(maxsize=6)
+def _scene(spec: TableSpec) -> _Scene:
+    rng = np.random.default_rng(spec.seed)
+    from vision.synth.board import render_city
+
+    sizes: list[tuple[str, float, float]] = [("board", BOARD_MM, BOARD_MM) for _ in spec.cities]
+    sizes += [("tray", TRAY_W_MM, TRAY_H_MM), ("track", TRACK_W_MM + 2 * BOARD_MARGIN_MM, TRACK_H_MM + 2 * BOARD_MARGIN_MM)]
+    # Big items first: they are the hardest to fit.
+    order = sorted(range(len(sizes)), key=lambda i: -sizes[i][1] * sizes[i][2])
+    items: list[_Item] | None = None
+    for _ in range(40):
+        camera = _camera(rng, spec.max_tilt_deg)
+        placed = _place(rng, camera, [sizes[i] for i in order])
+        if placed is not None:
+            items = [placed[order.index(i)] for i in range(len(sizes))]
+            break
+    if items is None:
+        raise RuntimeError("could not lay out the table in view")
+    frame = _table_background(rng)
+    boards = []
+    for (city, seat), item in zip(zip(spec.cities, spec.seat_list, strict=True), items, strict=False):
+        image = render_city(list(city), rng, cell_px=_BOARD_CELL_PX, seat=seat, language=spec.language)
+        px = image.shape[1] / BOARD_MM
+        to_frame = camera.table_to_frame @ item.item_to_table(px)
+        _drop_shadow(frame, to_frame, image.shape[1], image.shape[0], rng)
+        _warp_into(frame, image, to_frame)
+        corners = cv2.perspectiveTransform(
+            np.array([[[0, 0], [image.shape[1], 0], [image.shape[1], image.shape[0]], [0, image.shape[0]]]], np.float64), to_frame
+        )[0]
+        boards.append(BoardReading(seat=seat, city=tuple(city), confidence=tuple((1.0,) * 7 for _ in range(7)),
+                                   corners=tuple((float(x), float(y)) for x, y in corners)))
+    tray_item, track_item = items[len(spec.cities)], items[len(spec.cities) + 1]
+    # Where the top of a die appears relative to its base, in tray coordinates: away from the nadir.
+    away = np.array(tray_item.centre_mm) - np.array(camera.nadir_mm)
+    a = math.radians(tray_item.angle_deg)
+    away_tray = np.array([math.cos(a) * away[0] + math.sin(a) * away[1], -math.sin(a) * away[0] + math.cos(a) * away[1]])
+    lean = tuple(float(v) for v in away_tray * DIE_MM / CAMERA_MM)
+    tray_rng = np.random.default_rng(spec.seed + 1)
+    tray_image, dice = render_tray(list(spec.dice), tray_rng, _TRAY_PX_PER_MM, touching=spec.touching_dice, lean_mm=lean)
+    to_frame = camera.table_to_frame @ tray_item.item_to_table(_TRAY_PX_PER_MM)
+    _drop_shadow(frame, to_frame, tray_image.shape[1], tray_image.shape[0], rng)
+    _warp_into(frame, tray_image, to_frame)
+    track_image = render_track_on_board(len(spec.cities) if 2 <= len(spec.cities) <= 5 else 4, spec.pirate_boxes, rng, _TRACK_PX_PER_MM)
+    to_frame = camera.table_to_frame @ track_item.item_to_table(_TRACK_PX_PER_MM)
+    _warp_into(frame, track_image, to_frame)
+    gain, lighting = _lighting(rng)
+    lit = frame * gain[:, :, None] + lighting["glare_map"][:, :, None]  # type: ignore[index]
+    truth = Observation(
+        boards=tuple(boards),
+        dice=tuple(DieReading(d.face, 1.0, d.top_mm) for d in dice),
+        pirate_boxes=spec.pirate_boxes,
+        extra={"tilt_deg": None, "lighting": {k: v for k, v in lighting.items() if k != "glare_map"}},
+    )
+    return _Scene(np.clip(lit, 0, 255).astype(np.uint8), truth, camera, items, tray_image, lean, gain, lighting)
+
+
+def _drop_shadow(frame: np.ndarray, to_frame: np.ndarray, w: int, h: int, rng: np.random.Generator) -> None:
+    corners = cv2.perspectiveTransform(np.array([[[0, 0], [w, 0], [w, h], [0, h]]], np.float64), to_frame)[0]
+    offset = rng.uniform(2, 6, 2)
+    x0, y0 = np.floor(corners.min(axis=0) - 20).astype(int)
+    x1, y1 = np.ceil(corners.max(axis=0) + 20).astype(int)
+    x0, y0 = max(x0, 0), max(y0, 0)
+    x1, y1 = min(x1, frame.shape[1]), min(y1, frame.shape[0])
+    if x1 <= x0 or y1 <= y0:
+        return
+    mask = np.zeros((y1 - y0, x1 - x0), np.float32)
+    cv2.fillConvexPoly(mask, np.round(corners + offset - [x0, y0]).astype(np.int32), 1.0)
+    mask = cv2.GaussianBlur(mask, (0, 0), 4)
+    frame[y0:y1, x0:x1] *= (1 - 0.35 * mask)[:, :, None]
+
+
+def _draw_hand(frame: np.ndarray, target: tuple[float, float], rng: np.random.Generator) -> None:
+    """An arm from the nearest frame edge ending in a hand (palm and fingers) over ``target``."""
+    w, h = FRAME_SIZE
+    tx, ty = target
+    edges = [(tx, -60.0), (tx, h + 60.0), (-60.0, ty), (w + 60.0, ty)]
+    start = min(edges, key=lambda p: math.hypot(p[0] - tx, p[1] - ty))
+    start = (start[0] + rng.uniform(-150, 150), start[1] + rng.uniform(-150, 150))
+    tx, ty = tx + rng.uniform(-60, 60), ty + rng.uniform(-60, 60)
+    colour = np.array(SKIN_TONES[int(rng.integers(len(SKIN_TONES)))], np.float32) * rng.uniform(0.85, 1.1)
+    mask = np.zeros((h, w), np.uint8)
+    scale = rng.uniform(0.9, 1.15)
+    cv2.line(mask, (int(start[0]), int(start[1])), (int(tx), int(ty)), 255, int(95 * scale))
+    direction = math.atan2(ty - start[1], tx - start[0])
+    cv2.ellipse(mask, (int(tx), int(ty)), (int(75 * scale), int(65 * scale)), math.degrees(direction), 0, 360, 255, -1)
+    for k in range(4):
+        spread = math.radians(-30 + 20 * k + rng.uniform(-6, 6))
+        length = (95 + rng.uniform(-15, 20)) * scale
+        fx = tx + math.cos(direction + spread) * (60 * scale + length)
+        fy = ty + math.sin(direction + spread) * (60 * scale + length)
+        cv2.line(mask, (int(tx), int(ty)), (int(fx), int(fy)), 255, int(24 * scale))
+    thumb = direction + math.radians(rng.choice([-75, 75]))
+    cv2.line(mask, (int(tx), int(ty)), (int(tx + math.cos(thumb) * 110 * scale), int(ty + math.sin(thumb) * 110 * scale)), 255,
+             int(28 * scale))
+    soft = cv2.GaussianBlur(mask, (0, 0), 2.5).astype(np.float32)[:, :, None] / 255
+    shadow = cv2.GaussianBlur(np.roll(mask, (25, 30), axis=(0, 1)), (0, 0), 12).astype(np.float32)[:, :, None] / 255
+    frame *= 1 - 0.45 * shadow
+    shade = cv2.GaussianBlur(rng.normal(1.0, 0.08, (h // 16, w // 16)).astype(np.float32), (0, 0), 2)
+    shade = cv2.resize(shade, (w, h))[:, :, None]
+    frame[:] = frame * (1 - soft) + colour * shade * soft
+
+
+def _motion_blur(frame: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    length = int(rng.integers(9, 25)) | 1
+    kernel = np.zeros((length, length), np.float32)
+    kernel[length // 2, :] = 1.0 / length
+    rot = cv2.getRotationMatrix2D((length / 2 - 0.5, length / 2 - 0.5), float(rng.uniform(0, 180)), 1.0)
+    kernel = cv2.warpAffine(kernel, rot, (length, length))
+    return cv2.filter2D(frame, -1, kernel / max(float(kernel.sum()), 1e-6))
+
+
+def render_table(spec: TableSpec, rng: np.random.Generator) -> tuple[np.ndarray, Observation]:
+    """A 1920x1080 BGR camera frame of the table and what a perfect reader would report for it.
+
+    The truth is the table at rest: a hand, a blur or a die in the air (``spec`` options) do not change
+    it; ``truth.extra`` says which of them are in the frame.
+    """
+    scene = _scene(spec.still())
+    frame = scene.frame.astype(np.float32)
+    if spec.rolling_die:
+        tray_item = next(i for i in scene.items if i.kind == "tray")
+        canvas = scene.tray_canvas.astype(np.float32) / 255.0
+        centre = (float(rng.uniform(30, TRAY_W_MM - 30)), float(rng.uniform(30, TRAY_H_MM - 30)))
+        face = DIE_FACES[int(rng.integers(len(DIE_FACES)))]
+        airborne = PlacedDie(face, centre, float(rng.uniform(0, 90)))
+        draw_die(canvas, airborne, _TRAY_PX_PER_MM, rng, lean_mm=(scene.lean_mm[0] * 4, scene.lean_mm[1] * 4), rolling=True)
+        tray_image = np.clip(canvas * 255, 0, 255).astype(np.uint8)
+        to_frame = scene.camera.table_to_frame @ tray_item.item_to_table(_TRAY_PX_PER_MM)
+        lit_tray = frame.copy()
+        _warp_into(lit_tray, tray_image, to_frame)
+        # Relight only what changed: the tray region was lit in the cached frame.
+        changed = np.any(np.abs(lit_tray - frame) > 0.5, axis=2)
+        frame[changed] = (lit_tray * scene.light_gain[:, :, None])[changed]
+    if spec.hand:
+        targets = [i for i in scene.items if i.kind in ("board", "tray")]
+        item = targets[int(rng.integers(len(targets)))]
+        centre = cv2.perspectiveTransform(np.array([[item.centre_mm]], np.float64), scene.camera.table_to_frame)[0, 0]
+        _draw_hand(frame, (float(centre[0]), float(centre[1])), rng)
+    if spec.motion_blur:
+        frame = _motion_blur(frame, rng)
+    frame += rng.normal(0, rng.uniform(1.5, 4.0), frame.shape).astype(np.float32)
+    out = np.clip(frame, 0, 255).astype(np.uint8)
+    extra = dict(scene.truth.extra)
+    extra.update({"hand": spec.hand, "motion_blur": spec.motion_blur, "rolling_die": spec.rolling_die})
+    return out, dataclasses.replace(scene.truth, extra=extra)
