@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import logging
 import random
 import resource
 import subprocess
@@ -82,6 +83,7 @@ def main() -> int:
     parser.add_argument("--turns", type=int, default=40)
     args = parser.parse_args()
 
+    logging.getLogger("werkzeug").setLevel(logging.WARNING)  # no line per request
     service = TableService(tempfile.mkdtemp(prefix="bench-web-"))
     app = create_app({"SERVICE": service})
     server = make_server("127.0.0.1", 0, app, threaded=True)
@@ -144,9 +146,9 @@ def main() -> int:
 
     clients.kill()
     server.shutdown()
-    peak_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     with open("/proc/self/status") as f:
         rss_mb = next(int(line.split()[1]) for line in f if line.startswith("VmRSS")) / 1024
+    peak_mb = max(rss_mb, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024)
     p50, p95 = percentile(latencies, 0.5), percentile(latencies, 0.95)
     figures = {"clients": args.clients, "updates": len(latencies), "turns": turns,
                "p50_ms": round(p50 * 1000, 1), "p95_ms": round(p95 * 1000, 1),

@@ -17,10 +17,10 @@ import cv2
 import numpy as np
 
 from vision.dice.reader import DiceReader, locate_tray
-from vision.marker_plane import LocatedPlane
+from vision.marker_plane import LocatedPlane, detect_markers
 from vision.observation import BoardReading, Observation
-from vision.pirates.reader import PirateReader, locate_track, read_marks
 from vision.pirates.reader import PX_PER_MM as TRACK_PX_PER_MM
+from vision.pirates.reader import PirateReader, locate_track, read_marks
 from vision.stability import frame_sharpness
 
 SMALL_SIZE = (320, 180)  # the downscaled frame used for the fast path and occlusion
@@ -34,12 +34,12 @@ _STATIC_FRAMES_FOR_REFERENCE = 8
 class TableReader:
     """Reads whole frames. Keeps a little state between frames (fast path, reference view)."""
 
-    def __init__(self, language: str = "en", data_dir: str | Path | None = None) -> None:
+    def __init__(self, language: str = "en", data_dir: str | Path | None = None, *, cell_reader: Any = None) -> None:
         self.language = language
         self.data_dir = data_dir
         self.dice_reader = DiceReader()
         self.pirate_reader = PirateReader()
-        self._cell_reader: Any = None
+        self._cell_reader: Any = cell_reader  # anything with .read(rectified) -> (city, confidence, uncertain)
         self._last_small: np.ndarray | None = None
         self._last_obs: Observation | None = None
         self._reference: np.ndarray | None = None
@@ -111,12 +111,13 @@ class TableReader:
         return obs
 
     def read_full(self, frame: np.ndarray, small: np.ndarray | None = None) -> Observation:
-        from vision.board import detect_markers, find_boards, find_single_board
+        from vision.board import find_boards, find_single_board
 
         small = self.small(frame) if small is None else small
-        markers = detect_markers(frame)
+        markers = detect_all_markers(frame)
         located = find_boards(frame, markers) if any(m < 20 for m in markers) else []
-        if not located and not any(m < 20 for m in markers):
+        if not markers:
+            # No kit markers at all: a photo of one board on its own (seat 0).
             single = find_single_board(frame)
             located = [single] if single is not None else []
         boards = []
@@ -154,6 +155,22 @@ class TableReader:
             )
         extra["markers"] = sorted(markers)
         return Observation(boards=tuple(boards), dice=dice, pirate_boxes=pirate_boxes, extra=extra)
+
+
+_CLAHE = cv2.createCLAHE(clipLimit=3.0, tileGridSize=(8, 8))
+
+
+def detect_all_markers(frame: np.ndarray) -> dict[int, np.ndarray]:
+    """Every kit marker in the frame. A second, contrast-equalised pass runs only when some board,
+    the tray or the track shows part of its markers (glare or shadow can wash one out)."""
+    gray = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
+    markers = detect_markers(gray)
+    groups = [range(4 * s, 4 * s + 4) for s in range(7)]  # seats 0-4, tray 20-23, track 24-27
+    partial = any(0 < sum(m in markers for m in g) < 4 for g in groups)
+    if partial:
+        for marker_id, corners in detect_markers(_CLAHE.apply(gray)).items():
+            markers.setdefault(marker_id, corners)
+    return markers
 
 
 def _plane_outline(plane: LocatedPlane) -> np.ndarray:

@@ -16,11 +16,15 @@ from web.views import SYMBOL_COLOURS, city_cells, event_text, overlay_city, tall
 PANELS = ("status", "table", "pirates", "dice", "log", "tally")
 
 _options_cache: dict[tuple[int, int, tuple[str, ...]], list[dict[str, Any]]] = {}
+_options_busy: set[tuple[int, int, tuple[str, ...]]] = set()
 _options_lock = threading.Lock()
 
 
-def options_for(tracker: Tracker) -> list[dict[str, Any]]:
-    """The engine's options for the dice in the tray, computed once per (game, state, dice)."""
+def options_for(tracker: Tracker, on_ready: Callable[[], None] | None = None) -> list[dict[str, Any]] | None:
+    """The engine's options for the dice in the tray, once per (game, state, dice).
+
+    With ``on_ready`` a missing summary is worked out in a background thread (None now; ``on_ready`` is
+    called when it is there), so a new roll reaches the pages at once and the options follow."""
     dice = tuple(tracker.turn_dice or ())
     if len(dice) != 5 or tracker.finished:
         return []
@@ -28,15 +32,36 @@ def options_for(tracker: Tracker) -> list[dict[str, Any]]:
     with _options_lock:
         if key in _options_cache:
             return _options_cache[key]
-    options = tracker.options(list(dice))
+        if on_ready is not None and key in _options_busy:
+            return None
+
+    def work() -> list[dict[str, Any]]:
+        try:
+            options = tracker.options(list(dice), limit=200_000)
+            with _options_lock:
+                if len(_options_cache) > 64:
+                    _options_cache.clear()
+                _options_cache[key] = options
+            return options
+        finally:
+            with _options_lock:
+                _options_busy.discard(key)
+
+    if on_ready is None:
+        return work()
     with _options_lock:
-        if len(_options_cache) > 64:
-            _options_cache.clear()
-        _options_cache[key] = options
-    return options
+        _options_busy.add(key)
+
+    def background() -> None:
+        work()
+        on_ready()
+
+    threading.Thread(target=background, name="options", daemon=True).start()
+    return None
 
 
-def game_context(tracker: Tracker, *, live: bool = True) -> dict[str, Any]:
+def game_context(tracker: Tracker, *, live: bool = True,
+                 on_options: Callable[[], None] | None = None) -> dict[str, Any]:
     snap = tracker.snapshot()
     letters = PERSON_LETTERS.get(snap["language"], PERSON_LETTERS["en"])
     current = snap["current_player"]
@@ -70,7 +95,7 @@ def game_context(tracker: Tracker, *, live: bool = True) -> dict[str, Any]:
         "current_name": snap["names"][current],
         "pirates": snap["pirates"],
         "dice": snap["dice"] or [],
-        "options": options_for(tracker) if live else [],
+        "options": options_for(tracker, on_options) if live else [],
         "colours": SYMBOL_COLOURS,
         "log": log,
         "tally": tally_view(snap["tally"]),
@@ -83,7 +108,7 @@ def dashboard_context(service: TableService) -> dict[str, Any]:
     ctx: dict[str, Any] = {"camera_status": service.camera_status, "camera_error": service.camera_error,
                            "has_game": tracker is not None}
     if tracker is not None:
-        ctx.update(game_context(tracker))
+        ctx.update(game_context(tracker, on_options=service.publish))
     return ctx
 
 

@@ -24,7 +24,7 @@ ARUCO_DICT = cv2.aruco.DICT_4X4_50
 MARKER_FRACTION = 0.7
 TOWER_ORDER: tuple[str, ...] = ("A1", "G1", "G7", "A7")
 SEAT_COUNT = 5
-RECT_CELL_PX = 48  # rectified board = 7 * 48 = 336 px square
+RECT_CELL_PX = 64  # rectified board = 7 * 64 = 448 px square
 MIN_MARKERS = 2  # each marker gives 4 points: two markers fix the homography
 
 
@@ -155,7 +155,7 @@ def _refine_sides(contour: np.ndarray, quad: np.ndarray) -> np.ndarray:
         d = b - a
         length = np.hypot(*d)
         t = ((pts - a) @ d) / (length**2)
-        dist = np.abs(np.cross(d, pts - a)) / length
+        dist = np.abs(d[0] * (pts[:, 1] - a[1]) - d[1] * (pts[:, 0] - a[0])) / length
         near = pts[(t > 0.12) & (t < 0.88) & (dist < 0.04 * length)]
         if len(near) < 5:
             return quad
@@ -251,12 +251,13 @@ def _board_quadrilateral(frame: np.ndarray) -> np.ndarray | None:
     # and keep the one that runs along the strongest edge all round (the board against the table).
     gx = cv2.Sobel(blur, cv2.CV_32F, 1, 0, ksize=3)
     gy = cv2.Sobel(blur, cv2.CV_32F, 0, 1, ksize=3)
-    snapped = [_snap_to_edges(gx, gy, _snap_to_edges(gx, gy, quad)[0]) for quad in candidates]
+    snapped = [_snap_to_edges(gx, gy, _snap_to_edges(gx, gy, quad)[0], 0.015) for quad in candidates]
     best = max(snapped, key=lambda qs: qs[1])
     return best[0] / scale
 
 
-def _snap_to_edges(gx: np.ndarray, gy: np.ndarray, quad: np.ndarray) -> tuple[np.ndarray, float]:
+def _snap_to_edges(gx: np.ndarray, gy: np.ndarray, quad: np.ndarray, reach_fraction: float = 0.04
+                   ) -> tuple[np.ndarray, float]:
     """Move each side of ``quad`` (both ends independently, a few % of its length) onto the strongest
     edge; return the new corners and the mean edge strength along the sides."""
     h, w = gx.shape
@@ -269,7 +270,7 @@ def _snap_to_edges(gx: np.ndarray, gy: np.ndarray, quad: np.ndarray) -> tuple[np
         if length < 10:
             return quad, 0.0
         normal = np.array([-d[1], d[0]]) / length
-        reach = max(2, int(0.04 * length))
+        reach = max(2, int(reach_fraction * length))
         shifts = np.arange(-reach, reach + 1, dtype=np.float64)
         da, db = np.meshgrid(shifts, shifts, indexing="ij")
         da, db = da.ravel(), db.ravel()
@@ -278,10 +279,12 @@ def _snap_to_edges(gx: np.ndarray, gy: np.ndarray, quad: np.ndarray) -> tuple[np
         py = a[1] + d[1] * t[None, :] + normal[1] * off
         xi = np.clip(np.round(px).astype(int), 0, w - 1)
         yi = np.clip(np.round(py).astype(int), 0, h - 1)
-        response = np.abs(gx[yi, xi] * normal[0] + gy[yi, xi] * normal[1])
-        # The median keeps a side from snapping to one short strong stroke (a drawing, a grid dash).
-        strength = np.median(response, axis=1)
-        k = int(np.argmax(strength))
+        response = gx[yi, xi] * normal[0] + gy[yi, xi] * normal[1]
+        # The median of the signed response wants one edge of the same polarity all along the side:
+        # the board against the table, not a short strong stroke (a drawing, a grid dash, a shadow).
+        strength = np.abs(np.median(response, axis=1))
+        # Prefer edges near the segmented outline: table grain can be as strong as the board's rim.
+        k = int(np.argmax(strength * (1.0 - 0.5 * (np.abs(da) + np.abs(db)) / (2 * reach))))
         total += float(strength[k])
         a2, b2 = a + normal * da[k], b + normal * db[k]
         lines.append((a2, b2 - a2))

@@ -68,8 +68,9 @@ def photographed_board(
     seat = int(rng.integers(5))
     cell_px = int(rng.integers(44, 76))
     board = render_board(city, rng, cell_px=cell_px, seat=seat, language=language, digit_bitmaps=digit_bitmaps)
+    # Boards 330-540 px across in the frame: what a 1080p camera 60-90 cm up sees of each board.
     photo = photograph(board.image, board.alpha, rng, frame_size=(800, 600), tilt_deg=tilt_deg,
-                       fill=(0.45, 0.9))
+                       fill=(0.55, 0.9))
     found = [b for b in find_boards(photo.frame) if b.seat == seat]
     if not found:
         return None

@@ -2,7 +2,7 @@
 
 Each of the 49 cells of a rectified board is cropped with a small margin, turned into an "ink" map
 (how much darker than the paper around it, so board print shade and lighting drop out), resized to
-32 x 32, and described by the ink pixels (20 x 20) plus a HOG of the ink map (4 px cells).
+40 x 40, and described by the ink pixels (24 x 24) plus a HOG of the ink map (5 px cells).
 """
 
 from __future__ import annotations
@@ -12,15 +12,15 @@ import numpy as np
 
 from companion.layout import SIZE
 
-CROP_PX = 32
-PIXELS_PX = 20
+CROP_PX = 40
+PIXELS_PX = 24
 MARGIN = 0.06  # extra context around the cell, fraction of a cell: tolerates small localisation error
-HOG_CELL = 4
+HOG_CELL = 5
 HOG_BINS = 9
 
 
 def hog(crops: np.ndarray) -> np.ndarray:
-    """Histogram of oriented gradients for a batch (n, 32, 32): 4 px cells, 9 unsigned bins,
+    """Histogram of oriented gradients for a batch (n, 40, 40): 5 px cells, 9 unsigned bins,
     non-overlapping 2 x 2-cell blocks, L2-Hys normalised (OpenCV 5 dropped its HOGDescriptor from the main module)."""
     n, h, w = crops.shape
     gx = np.zeros_like(crops)
@@ -34,11 +34,12 @@ def hog(crops: np.ndarray) -> np.ndarray:
     cy, cx = h // HOG_CELL, w // HOG_CELL
     cell_id = (np.arange(h)[:, None] // HOG_CELL) * cx + (np.arange(w)[None, :] // HOG_CELL)
     base = (np.arange(n)[:, None, None] * (cy * cx) + cell_id[None]) * HOG_BINS
-    hist = np.zeros(n * cy * cx * HOG_BINS, np.float32)
-    np.add.at(hist, (base + low).ravel(), (magnitude * (1 - frac)).ravel())
-    np.add.at(hist, (base + (low + 1) % HOG_BINS).ravel(), (magnitude * frac).ravel())
+    size = n * cy * cx * HOG_BINS
+    hist = np.bincount((base + low).ravel(), (magnitude * (1 - frac)).ravel(), minlength=size)
+    hist += np.bincount((base + (low + 1) % HOG_BINS).ravel(), (magnitude * frac).ravel(), minlength=size)
+    hist = hist.astype(np.float32)
     hist = hist.reshape(n, cy, cx, HOG_BINS)
-    # Non-overlapping 2 x 2-cell blocks: 4 x 4 blocks x 36 = 576 values for a 32 px crop.
+    # Non-overlapping 2 x 2-cell blocks: 4 x 4 blocks x 36 = 576 values for a 40 px crop.
     blocks = hist.reshape(n, cy // 2, 2, cx // 2, 2, HOG_BINS).transpose(0, 1, 3, 2, 4, 5)
     blocks = blocks.reshape(n, cy // 2, cx // 2, 4 * HOG_BINS)
     blocks = blocks / (np.linalg.norm(blocks, axis=3, keepdims=True) + 1e-3)

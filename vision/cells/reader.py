@@ -8,11 +8,12 @@ import cv2
 import numpy as np
 
 from companion.layout import ALL_CELLS, LAYOUT, SIZE
+from vision.board.locate import RECT_CELL_PX
 from vision.cells.features import board_features
 from vision.cells.labels import GLYPH_CLASSES, char_for_glyph, check_language
 from vision.cells.model import MODEL_PATH, CellModel
 
-RECT_SIDE = 7 * 48
+RECT_SIDE = 7 * RECT_CELL_PX
 UNCERTAIN_BELOW = 0.8  # calibrated probability under which a cell is reported as uncertain
 TEACH_FILE = "teach.npz"
 

@@ -64,11 +64,16 @@ def locate_tray(markers: dict[int, np.ndarray]) -> LocatedPlane | None:
     return locate_plane(markers, TRAY_LAYOUT, min_markers=2)
 
 
-def dice_mask(tray: np.ndarray) -> np.ndarray:
-    """White, unsaturated pixels (the dice, symbols filled in) on the rectified tray floor."""
+def _lab_chroma(tray: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     lab = cv2.cvtColor(tray, cv2.COLOR_BGR2LAB)
-    lightness = lab[:, :, 0]
     chroma = np.abs(lab[:, :, 1].astype(np.int16) - 128) + np.abs(lab[:, :, 2].astype(np.int16) - 128)
+    return lab, chroma
+
+
+def dice_mask(tray: np.ndarray, lab_chroma: tuple[np.ndarray, np.ndarray] | None = None) -> np.ndarray:
+    """White, unsaturated pixels (the dice, symbols filled in) on the rectified tray floor."""
+    lab, chroma = lab_chroma if lab_chroma is not None else _lab_chroma(tray)
+    lightness = lab[:, :, 0]
     h, w = lightness.shape
     floor_level = float(np.median(lightness))
     otsu, _ = cv2.threshold(lightness, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
@@ -87,7 +92,8 @@ def dice_mask(tray: np.ndarray) -> np.ndarray:
 
 
 def segment_dice(tray: np.ndarray) -> list[DieBlob]:
-    mask = dice_mask(tray)
+    lab, chroma = _lab_chroma(tray)
+    mask = dice_mask(tray, (lab, chroma))
     n, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
     top_area = DIE_PX * DIE_PX
     components = [i for i in range(1, n) if stats[i, cv2.CC_STAT_AREA] >= 0.45 * top_area]
@@ -104,14 +110,12 @@ def segment_dice(tray: np.ndarray) -> list[DieBlob]:
                 singles.append(area)
     unit = float(np.median(singles)) if singles else top_area * 1.25
     unit = float(np.clip(unit, top_area * 0.85, top_area * 2.0))
-    lab = cv2.cvtColor(tray, cv2.COLOR_BGR2LAB)
-    chroma = np.abs(lab[:, :, 1].astype(np.int16) - 128) + np.abs(lab[:, :, 2].astype(np.int16) - 128)
     counts = {i: max(1, int(round(stats[i, cv2.CC_STAT_AREA] / unit))) for i in components}
     # Five dice at most lie in the tray: take surplus splits from the blobs with the least area per die.
     while sum(counts.values()) > MAX_DICE and any(k > 1 for k in counts.values()):
         crowded = min((i for i in counts if counts[i] > 1), key=lambda i: stats[i, cv2.CC_STAT_AREA] / counts[i])
         counts[crowded] -= 1
-    blobs: list[DieBlob] = []
+    found: list[tuple[tuple[float, float], float, float, np.ndarray | None]] = []
     for i in components:
         x, y, w, h = stats[i, :4]
         area = stats[i, cv2.CC_STAT_AREA]
@@ -128,22 +132,25 @@ def segment_dice(tray: np.ndarray) -> list[DieBlob]:
         blob_light = light[ys, xs].astype(np.float32)
         blob_chroma = chroma[y:y + h, x:x + w][ys, xs]
         white_level = np.percentile(blob_light, 75)
-        symbol = (blob_light < 0.74 * white_level) | (blob_chroma > 30)
+        # Grey cube sides in shade stay above ~0.65 of the white; the symbols are coloured or darker.
+        symbol = (blob_light < 0.6 * white_level) | (blob_chroma > 30)
         symbol_points = np.column_stack([xs + x, ys + y])[symbol].astype(np.float32)
         for group in groups:
             if len(group) < 0.3 * top_area:
                 continue
             (cx, cy), _, angle = cv2.minAreaRect(group)
-            centre = (cx, cy)
+            offset = None
             if len(symbol_points):
-                # The symbol marks the top face; take the symbol pixels nearest this die's centre.
                 d = np.hypot(symbol_points[:, 0] - cx, symbol_points[:, 1] - cy)
                 near = symbol_points[d < DIE_PX * 0.75]
                 if len(near) >= 6:
-                    sx, sy = near.mean(axis=0)
-                    # Symbols are not perfectly centred on their face: move only part way.
-                    centre = (cx + 0.8 * (sx - cx), cy + 0.8 * (sy - cy))
-            blobs.append(DieBlob((float(centre[0]), float(centre[1])), float(angle % 90.0), area / unit))
+                    offset = near.mean(axis=0) - (cx, cy)
+            found.append(((float(cx), float(cy)), float(angle % 90.0), area / unit, offset))
+    # The top faces all sit the same way off their blobs (the camera's lean): take the typical offset
+    # of the symbols, which is steadier than any one symbol (a log's bar is thin, a head lopsided).
+    offsets = [f[3] for f in found if f[3] is not None]
+    lean = np.median(np.array(offsets), axis=0) if offsets else np.zeros(2)
+    blobs = [DieBlob((c[0] + float(lean[0]), c[1] + float(lean[1])), a, u) for c, a, u, _ in found]
     return blobs
 
 

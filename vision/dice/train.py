@@ -59,7 +59,7 @@ def labelled_features(n_scenes: int, seed: int) -> tuple[np.ndarray, np.ndarray,
     return np.array(xs, np.float32), np.array(ys, np.int64), stats
 
 
-def train_mlp(x: np.ndarray, y: np.ndarray, seed: int, hidden: int = 48, epochs: int = 1500) -> dict[str, np.ndarray]:
+def train_mlp(x: np.ndarray, y: np.ndarray, seed: int, hidden: int = 48, epochs: int = 800) -> dict[str, np.ndarray]:
     rng = np.random.default_rng(seed)
     mean = x.mean(axis=0)
     scale = x.std(axis=0) + 1e-3
@@ -98,7 +98,7 @@ def train_mlp(x: np.ndarray, y: np.ndarray, seed: int, hidden: int = 48, epochs:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--scenes", type=int, default=2500, help="synthetic trays to train on (5 dice each)")
+    parser.add_argument("--scenes", type=int, default=2000, help="synthetic trays to train on (5 dice each)")
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--out", type=Path, default=weights_path())
     args = parser.parse_args(argv)

@@ -210,7 +210,7 @@ def draw_wall(pen: CellPen) -> None:
         rows = int(pen.rng.integers(3, 5))
         ys = np.linspace(top, bot, rows + 1)
         pen.line(_pts(0.05, top, 0.95, top, 0.95, bot, 0.05, bot), closed=True)
-        for i, yy in enumerate(ys[1:-1]):
+        for yy in ys[1:-1]:
             pen.line(_pts(0.05, yy, 0.95, yy))
         for i in range(rows):
             xs = (0.35, 0.7) if i % 2 == 0 else (0.2, 0.5, 0.8)
@@ -285,7 +285,7 @@ def draw_church(pen: CellPen, size: int) -> None:
         pen.line(_pts(0.08, 0.32, 0.08, 1.0, 0.92, 1.0, 0.92, 0.32, 0.5, 0.14, 0.08, 0.32))
         pen.line(_pts(0.5, 0.14, 0.5, -0.05))
         pen.line(_pts(0.4, 0.03, 0.6, 0.03))
-        pen.glyph(digit, (0.28, 0.38, 0.44, 0.56))
+        pen.glyph(digit, (0.25, 0.36, 0.5, 0.6))
     elif style == 1:  # a cross with the size beside it
         pen.line(_pts(0.18, 0.0, 0.18, 0.75))
         pen.line(_pts(0.0, 0.22, 0.36, 0.22))

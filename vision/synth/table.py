@@ -26,6 +26,7 @@ from vision.synth.pirates import BOARD_MARGIN_MM, render_track_on_board
 FRAME_SIZE = (1920, 1080)
 BOARD_MM = 189.0  # 7 cells of 27 mm
 CAMERA_MM = 750.0  # camera height above the table
+_VIEW_DISTANCE_MM = 1400.0
 _BOARD_CELL_PX = 64
 _TRAY_PX_PER_MM = 4.0
 _TRACK_PX_PER_MM = 5.0
@@ -115,8 +116,10 @@ def _camera(rng: np.random.Generator, max_tilt_deg: float) -> _Camera:
     rot = np.array([[math.cos(spin), -math.sin(spin)], [math.sin(spin), math.cos(spin)]])
     pts = half @ rot.T
     along = pts @ d
-    depth = CAMERA_MM + along * math.sin(tilt)
-    proj = (pts - np.outer(along * (1 - math.cos(tilt)), d)) * (CAMERA_MM / depth)[:, None] * px_per_mm
+    # Distance to the view's centre along the optical axis (a camera 75-90 cm up with a moderate lens).
+    distance = _VIEW_DISTANCE_MM
+    depth = distance + along * math.sin(tilt)
+    proj = (pts - np.outer(along * (1 - math.cos(tilt)), d)) * (distance / depth)[:, None] * px_per_mm
     proj += np.array(FRAME_SIZE) / 2
     h = cv2.getPerspectiveTransform(half.astype(np.float32), proj.astype(np.float32)).astype(np.float64)
     nadir = -d * CAMERA_MM * math.tan(tilt)
@@ -310,12 +313,24 @@ def _draw_hand(frame: np.ndarray, target: tuple[float, float], rng: np.random.Ge
     thumb = direction + math.radians(rng.choice([-75, 75]))
     cv2.line(mask, (int(tx), int(ty)), (int(tx + math.cos(thumb) * 110 * scale), int(ty + math.sin(thumb) * 110 * scale)), 255,
              int(28 * scale))
-    soft = cv2.GaussianBlur(mask, (0, 0), 2.5).astype(np.float32)[:, :, None] / 255
-    shadow = cv2.GaussianBlur(np.roll(mask, (25, 30), axis=(0, 1)), (0, 0), 12).astype(np.float32)[:, :, None] / 255
-    frame *= 1 - 0.45 * shadow
-    shade = cv2.GaussianBlur(rng.normal(1.0, 0.08, (h // 16, w // 16)).astype(np.float32), (0, 0), 2)
-    shade = cv2.resize(shade, (w, h))[:, :, None]
-    frame[:] = frame * (1 - soft) + colour * shade * soft
+    # Only the hand's surroundings are touched (keeps a frame cheap to make).
+    ys, xs = np.nonzero(mask[::4, ::4])
+    if len(xs) == 0:
+        return
+    pad = 70
+    x0, x1 = max(0, xs.min() * 4 - pad), min(w, xs.max() * 4 + pad)
+    y0, y1 = max(0, ys.min() * 4 - pad), min(h, ys.max() * 4 + pad)
+    roi_mask = mask[y0:y1, x0:x1]
+    soft = cv2.GaussianBlur(roi_mask, (0, 0), 2.5).astype(np.float32)[:, :, None] / 255
+    shifted = np.zeros_like(roi_mask)
+    shifted[25:, 30:] = roi_mask[:-25, :-30]
+    shadow = cv2.GaussianBlur(shifted, (0, 0), 12).astype(np.float32)[:, :, None] / 255
+    region = frame[y0:y1, x0:x1]
+    region *= 1 - 0.45 * shadow
+    rh, rw = region.shape[:2]
+    shade = cv2.GaussianBlur(rng.normal(1.0, 0.08, (rh // 16 + 1, rw // 16 + 1)).astype(np.float32), (0, 0), 2)
+    shade = cv2.resize(shade, (rw, rh))[:, :, None]
+    region[:] = region * (1 - soft) + colour * shade * soft
 
 
 def _motion_blur(frame: np.ndarray, rng: np.random.Generator) -> np.ndarray:
@@ -324,7 +339,12 @@ def _motion_blur(frame: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     kernel[length // 2, :] = 1.0 / length
     rot = cv2.getRotationMatrix2D((length / 2 - 0.5, length / 2 - 0.5), float(rng.uniform(0, 180)), 1.0)
     kernel = cv2.warpAffine(kernel, rot, (length, length))
-    return cv2.filter2D(frame, -1, kernel / max(float(kernel.sum()), 1e-6))
+    # Blurred at half size (the streak hides the lost detail anyway): a long kernel is costly at full size.
+    h, w = frame.shape[:2]
+    half = cv2.resize(frame, (w // 2, h // 2), interpolation=cv2.INTER_AREA)
+    half_kernel = cv2.resize(kernel, (length // 2 | 1, length // 2 | 1), interpolation=cv2.INTER_AREA)
+    streaked = cv2.filter2D(half, -1, half_kernel / max(float(half_kernel.sum()), 1e-6))
+    return cv2.resize(streaked, (w, h), interpolation=cv2.INTER_LINEAR)
 
 
 def render_table(spec: TableSpec, rng: np.random.Generator) -> tuple[np.ndarray, Observation]:
@@ -334,7 +354,8 @@ def render_table(spec: TableSpec, rng: np.random.Generator) -> tuple[np.ndarray,
     it; ``truth.extra`` says which of them are in the frame.
     """
     scene = _scene(spec.still())
-    frame = scene.frame.astype(np.float32)
+    disturbed = spec.rolling_die or spec.hand or spec.motion_blur
+    frame = scene.frame.astype(np.float32) if disturbed else scene.frame
     if spec.rolling_die:
         tray_item = next(i for i in scene.items if i.kind == "tray")
         canvas = scene.tray_canvas.astype(np.float32) / 255.0
@@ -344,20 +365,31 @@ def render_table(spec: TableSpec, rng: np.random.Generator) -> tuple[np.ndarray,
         draw_die(canvas, airborne, _TRAY_PX_PER_MM, rng, lean_mm=(scene.lean_mm[0] * 4, scene.lean_mm[1] * 4), rolling=True)
         tray_image = np.clip(canvas * 255, 0, 255).astype(np.uint8)
         to_frame = scene.camera.table_to_frame @ tray_item.item_to_table(_TRAY_PX_PER_MM)
-        lit_tray = frame.copy()
-        _warp_into(lit_tray, tray_image, to_frame)
-        # Relight only what changed: the tray region was lit in the cached frame.
-        changed = np.any(np.abs(lit_tray - frame) > 0.5, axis=2)
-        frame[changed] = (lit_tray * scene.light_gain[:, :, None])[changed]
+        th, tw = tray_image.shape[:2]
+        outline = cv2.perspectiveTransform(np.array([[[0, 0], [tw, 0], [tw, th], [0, th]]], np.float64), to_frame)[0]
+        x0, y0 = np.maximum(np.floor(outline.min(axis=0)).astype(int) - 2, 0)
+        x1, y1 = np.minimum(np.ceil(outline.max(axis=0)).astype(int) + 2, FRAME_SIZE)
+        region = frame[y0:y1, x0:x1]
+        redrawn = region.copy()
+        shift = np.array([[1, 0, -x0], [0, 1, -y0], [0, 0, 1]], np.float64) @ to_frame
+        _warp_into(redrawn, tray_image, shift)
+        # Relight only the tray (the cached frame is lit already).
+        changed = np.any(np.abs(redrawn - region) > 0.5, axis=2)
+        region[changed] = (redrawn * scene.light_gain[y0:y1, x0:x1, None])[changed]
     if spec.hand:
         targets = [i for i in scene.items if i.kind in ("board", "tray")]
         item = targets[int(rng.integers(len(targets)))]
         centre = cv2.perspectiveTransform(np.array([[item.centre_mm]], np.float64), scene.camera.table_to_frame)[0, 0]
         _draw_hand(frame, (float(centre[0]), float(centre[1])), rng)
+    if disturbed:
+        frame = np.clip(frame, 0, 255).astype(np.uint8)
     if spec.motion_blur:
         frame = _motion_blur(frame, rng)
-    frame += rng.normal(0, rng.uniform(1.5, 4.0), frame.shape).astype(np.float32)
-    out = np.clip(frame, 0, 255).astype(np.uint8)
+    # Sensor noise, drawn fast in 16-bit integers (OpenCV's generator, seeded from ``rng``).
+    noise = np.empty(frame.shape, np.int16)
+    cv2.setRNGSeed(int(rng.integers(0, 2**31)))
+    cv2.randn(noise, 0, float(rng.uniform(1.5, 4.0)))
+    out = np.clip(frame.astype(np.int16) + noise, 0, 255).astype(np.uint8)
     extra = dict(scene.truth.extra)
     extra.update({"hand": spec.hand, "motion_blur": spec.motion_blur, "rolling_die": spec.rolling_die})
     return out, dataclasses.replace(scene.truth, extra=extra)

@@ -1,0 +1,99 @@
+"""The cell reader: exact cities through the whole path, honest uncertainty, languages, bad input."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import cv2
+import numpy as np
+import pytest
+
+from companion.errors import UserError
+from companion.layout import ALL_CELLS, SIZE
+from vision.board import find_boards
+from vision.board.dataset import photograph
+from vision.cells import CellReader
+from vision.synth.board import render_board
+from vision.synth.drawings import Hand
+
+
+@pytest.fixture(scope="module")
+def reader() -> CellReader:
+    return CellReader("en")
+
+
+def _rectified(city, seed, *, hand=None, language="en", tilt=15.0):
+    rng = np.random.default_rng(seed)
+    board = render_board(city, rng, cell_px=64, seat=1, hand=hand, language=language)
+    photo = photograph(board.image, board.alpha, rng, tilt_deg=tilt, fill=(0.7, 0.8))
+    (located,) = find_boards(photo.frame)
+    return located.rectified
+
+
+def _wrong_cells(city, read):
+    return [ALL_CELLS[r * SIZE + c] for r in range(SIZE) for c in range(SIZE) if city[r][c] != read[r][c]]
+
+
+NEAT = Hand(stroke=0.05, wobble=0.01, size=0.72)
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_reads_city_exactly_except_uncertain(busy_city, reader, seed):
+    hand = NEAT if seed == 1 else Hand.random(np.random.default_rng(seed))
+    city, confidence, uncertain = reader.read(_rectified(busy_city, seed, hand=hand))
+    wrong = _wrong_cells(busy_city, city)
+    assert set(wrong) <= set(uncertain), f"confidently wrong: {set(wrong) - set(uncertain)}"
+    assert len(uncertain) <= 3
+    assert len(confidence) == SIZE and all(len(r) == SIZE for r in confidence)
+    assert all(0.0 <= p <= 1.0 for r in confidence for p in r)
+    assert confidence[0][0] == 1.0 and city[0][0] == "#"
+
+
+def test_neat_hand_read_without_doubt(busy_city, reader):
+    city, _, uncertain = reader.read(_rectified(busy_city, 4, hand=NEAT))
+    assert city == busy_city
+    assert uncertain == []
+
+
+def test_smeared_cell_is_uncertain(busy_city, reader):
+    rectified = _rectified(busy_city, 5, hand=NEAT)
+    cell = rectified.shape[0] // SIZE
+    col, row = 4, 2  # E3: a priest
+    roi = rectified[row * cell:(row + 1) * cell, col * cell:(col + 1) * cell].astype(np.float32)
+    paper = np.median(roi.reshape(-1, 3), axis=0)
+    smeared = cv2.GaussianBlur(0.45 * roi + 0.55 * paper, (0, 0), 4)
+    rectified[row * cell:(row + 1) * cell, col * cell:(col + 1) * cell] = smeared.astype(np.uint8)
+    city, confidence, uncertain = reader.read(rectified)
+    assert "E3" in uncertain
+    assert confidence[row][col] < 0.8
+    # The untouched cells are still read.
+    assert len(_wrong_cells(busy_city, city)) <= 1
+
+
+def test_italian_letters(reader):
+    city = ["#.....#", ".GG....", ".Gj.c..", ".G.....", "..j....", ".......", "#.....#"]
+    read, _, uncertain = CellReader("it").read(_rectified(city, 6, hand=NEAT, language="it"))
+    assert read == city and uncertain == []
+    # An English table never reads a G in a circle as anybody.
+    read_en, _, _ = reader.read(_rectified(city, 6, hand=NEAT, language="it"))
+    assert all(ch in "#.GWH12345cspamjn" for row in read_en for ch in row)
+
+
+def test_bad_input():
+    with pytest.raises(UserError, match="language"):
+        CellReader("xx")
+    with pytest.raises(ValueError):
+        CellReader().read(np.zeros((10, 10), np.uint8))
+
+
+def test_runtime_does_not_import_sklearn(tmp_path):
+    code = (
+        "import sys, numpy as np\n"
+        "from vision.cells import CellReader\n"
+        "import vision.board, vision.teach\n"
+        "CellReader().read(np.full((448, 448, 3), 200, np.uint8))\n"
+        "assert 'sklearn' not in sys.modules, 'sklearn imported at run time'\n"
+    )
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert result.returncode == 0, result.stderr

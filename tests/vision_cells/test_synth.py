@@ -1,0 +1,81 @@
+"""The synthetic board generator: size, speed-independent facts, markers where the kit puts them."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+import pytest
+
+from vision.board.locate import detect_markers
+from vision.synth.board import render_board, render_city
+from vision.synth.drawings import Hand
+
+
+def on_table(image: np.ndarray, pad: int = 20) -> np.ndarray:
+    """The board lying on a grey table (markers at the very edge of an image are not detected)."""
+    return cv2.copyMakeBorder(image, pad, pad, pad, pad, cv2.BORDER_CONSTANT, value=(90, 90, 90))
+
+
+def test_render_city_size_and_markers(busy_city, rng):
+    image = render_city(busy_city, rng, cell_px=64, seat=2)
+    assert image.shape == (448, 448, 3) and image.dtype == np.uint8
+    markers = {i: c - 20 for i, c in detect_markers(on_table(image)).items()}
+    assert set(markers) == {8, 9, 10, 11}
+    # Marker 8 on A1, 9 on G1, 10 on G7, 11 on A7: centres at the tower centres.
+    centres = {i: c.mean(axis=0) for i, c in markers.items()}
+    for marker_id, (col, row) in {8: (0, 0), 9: (6, 0), 10: (6, 6), 11: (0, 6)}.items():
+        assert np.allclose(centres[marker_id], [(col + 0.5) * 64, (row + 0.5) * 64], atol=2.0)
+
+
+def test_no_markers_without_seat(busy_city, rng):
+    assert detect_markers(on_table(render_city(busy_city, rng))) == {}
+
+
+def test_drawings_land_in_their_cells(start_city, rng):
+    """Ink appears in the cell that holds a drawing, not in an empty one."""
+    city = [list(r) for r in start_city]
+    city[4][3] = "H"  # D5
+    city = ["".join(r) for r in city]
+    hand = Hand(wobble=0.0)
+    plain = render_board(start_city, np.random.default_rng(1), hand=hand, ghost_rate=0, smudge_rate=0).image
+    drawn = render_board(city, np.random.default_rng(1), hand=hand, ghost_rate=0, smudge_rate=0).image
+    diff = np.abs(plain.astype(int) - drawn.astype(int)).sum(axis=2)
+    assert diff[4 * 64:5 * 64, 3 * 64:4 * 64].sum() > 1000
+    diff[4 * 64 - 4:5 * 64 + 4, 3 * 64 - 4:4 * 64 + 4] = 0
+    assert diff.sum() == 0
+
+
+def test_printed_crates_identical_on_every_board(start_city):
+    a = render_board(start_city, np.random.default_rng(1), ghost_rate=0, smudge_rate=0).image
+    b = render_board(start_city, np.random.default_rng(2), ghost_rate=0, smudge_rate=0).image
+    crop = (slice(64, 128), slice(64, 128))  # B2
+    assert np.array_equal(a[crop], b[crop])
+
+
+def test_italian_juggler_is_a_g(rng):
+    """Language picks the letter: an Italian juggler is drawn with G, different from an English J."""
+    city = ["#.....#", ".GG....", ".G.....", ".G.j...", ".......", ".......", "#.....#"]
+    hand = Hand(wobble=0.0, font=0)
+    en = render_board(city, np.random.default_rng(3), hand=hand, ghost_rate=0, smudge_rate=0).image
+    it = render_board(city, np.random.default_rng(3), hand=hand, ghost_rate=0, smudge_rate=0,
+                      language="it").image
+    assert not np.array_equal(en[192:256, 192:256], it[192:256, 192:256])
+
+
+def test_bad_city_rejected(rng):
+    with pytest.raises(ValueError):
+        render_city(["#....#"] * 7, rng)
+
+
+def test_fallback_without_reference_art(busy_city, rng, monkeypatch, tmp_path):
+    from vision.synth import board
+
+    monkeypatch.setenv("COMPANION_REFERENCE_ART", str(tmp_path))
+    board._art.cache_clear()
+    try:
+        image = render_city(busy_city, rng, seat=0)
+    finally:
+        board._art.cache_clear()
+    assert image.shape == (448, 448, 3)
+    assert set(detect_markers(on_table(image))) == {0, 1, 2, 3}
+    assert cv2.cvtColor(image, cv2.COLOR_BGR2GRAY).std() > 10

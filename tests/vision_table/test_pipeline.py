@@ -1,0 +1,68 @@
+from __future__ import annotations
+
+import dataclasses
+
+import numpy as np
+import pytest
+
+from vision.pipeline import TableReader
+from vision.synth.table import FRAME_SIZE, render_table
+
+
+@pytest.fixture
+def reader(cell_stub) -> TableReader:
+    return TableReader(cell_reader=cell_stub)
+
+
+def test_render_table_frame_and_truth(table_spec):
+    frame, truth = render_table(table_spec, np.random.default_rng(1))
+    assert frame.shape == (FRAME_SIZE[1], FRAME_SIZE[0], 3) and frame.dtype == np.uint8
+    assert [b.seat for b in truth.boards] == [0, 1, 2]
+    assert sorted(truth.dice_faces) == sorted(table_spec.dice)
+    assert truth.pirate_boxes == table_spec.pirate_boxes
+    again, _ = render_table(table_spec, np.random.default_rng(2))
+    # Same table, new sensor noise: close but not identical.
+    diff = np.abs(frame.astype(int) - again.astype(int))
+    assert 0 < diff.mean() < 6
+
+
+def test_full_read_finds_every_part(reader, table_spec, cell_stub):
+    frame, truth = render_table(table_spec, np.random.default_rng(3))
+    obs = reader.read(frame)
+    assert [b.seat for b in obs.boards] == [0, 1, 2]
+    assert cell_stub.calls == 3
+    assert sorted(obs.dice_faces) == sorted(truth.dice_faces)
+    assert obs.pirate_boxes == table_spec.pirate_boxes
+    assert all(len(b.corners) == 4 for b in obs.boards)
+
+
+def test_unchanged_scene_takes_the_fast_path_and_a_change_does_not(reader, table_spec, cell_stub):
+    rng = np.random.default_rng(4)
+    first = reader.read(render_table(table_spec, rng)[0])
+    calls = cell_stub.calls
+    second = reader.read(render_table(table_spec, rng)[0])
+    assert reader.fast_hits == 1 and cell_stub.calls == calls
+    assert second.dice == first.dice and second.frame_index == first.frame_index + 1
+    changed = dataclasses.replace(table_spec, dice=("log", "log", "log", "crate", "crate"))
+    third = reader.read(render_table(changed, rng)[0])
+    assert reader.fast_hits == 1
+    assert sorted(third.dice_faces) == ["crate", "crate", "log", "log", "log"]
+
+
+def test_a_hand_is_reported_over_what_it_covers(reader, table_spec):
+    rng = np.random.default_rng(5)
+    reader.read(render_table(table_spec, rng)[0])
+    seen = {"boards": 0, "tray": 0}
+    for _ in range(4):
+        frame, _ = render_table(dataclasses.replace(table_spec, hand=True), rng)
+        extra = reader.read(frame).extra
+        covered = bool(extra.get("occluded_seats")) or bool(extra.get("dice_occluded"))
+        assert covered
+        seen["boards"] += bool(extra.get("occluded_seats"))
+        seen["tray"] += bool(extra.get("dice_occluded"))
+    assert sum(seen.values()) >= 4
+
+
+def test_a_frame_without_anything_reads_empty(reader):
+    obs = reader.read(np.full((1080, 1920, 3), 90, np.uint8))
+    assert obs.boards == () and obs.dice is None and obs.pirate_boxes is None
