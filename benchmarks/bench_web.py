@@ -91,7 +91,8 @@ def main() -> int:
     names = ["Anke", "Ben", "Carla", "Dario"]
     tracker = service.new_game(names)
 
-    arrivals: dict[int, dict[int, float]] = {}
+    # client -> [(version, arrival time)]; a page that was busy may skip to a newer version (latest wins)
+    arrivals: dict[int, list[tuple[int, float]]] = {}
     arrived = threading.Condition()
     clients = subprocess.Popen([sys.executable, "-c", CLIENT, str(server.server_port), str(args.clients)],
                                stdout=subprocess.PIPE, text=True)
@@ -101,7 +102,7 @@ def main() -> int:
         for line in clients.stdout:
             k, version, at = line.split()
             with arrived:
-                arrivals.setdefault(int(version), {})[int(k)] = float(at)
+                arrivals.setdefault(int(k), []).append((int(version), float(at)))
                 arrived.notify_all()
 
     threading.Thread(target=collect, daemon=True).start()
@@ -117,35 +118,43 @@ def main() -> int:
         before = service.hub.version
         started = time.time()
         tracker.observe(obs)
-        version = service.hub.version
-        if version == before:
+        if service.hub.version == before:
             return None
+        target = before + 1
+
+        def first_arrivals() -> list[float]:
+            return [next(at for v, at in got if v >= target) for got in arrivals.values()
+                    if any(v >= target for v, _ in got)]
+
         with arrived:
-            ok = arrived.wait_for(lambda: len(arrivals.get(version, {})) >= args.clients, timeout=10)
+            ok = arrived.wait_for(lambda: len(first_arrivals()) >= args.clients, timeout=10)
+            times = first_arrivals()
         if not ok:
-            raise RuntimeError(f"update {version} reached only {len(arrivals.get(version, {}))} clients")
-        return max(arrivals[version].values()) - started
+            raise RuntimeError(f"update {target} reached only {len(times)} of {args.clients} clients")
+        return max(times) - started
 
     bots = [GreedyBot(k) if k % 2 == 0 else RandomBot(k) for k in range(len(names))]
     rng = random.Random(1)
     latencies: list[float] = []
     turns = 0
-    while turns < args.turns and not tracker.finished:
-        state = tracker.state
-        action = bots[state.current_player].choose_action(state, rng).to_json()
-        cities = [p.city for p in state.players]
-        after = [draw(c, action["place"]) if i == action["player"] else c for i, c in enumerate(cities)]
-        for obs in (observation(cities, action["dice"]), observation(after, action["dice"]),
-                    observation(after, [])):
-            latency = timed(obs)
-            if latency is not None:
-                latencies.append(latency)
-        if tracker.state.turn == state.turn:  # the camera could not explain it (e.g. logs turned): by hand
-            tracker.enter_move(action)
-        turns += 1
+    try:
+        while turns < args.turns and not tracker.finished:
+            state = tracker.state
+            action = bots[state.current_player].choose_action(state, rng).to_json()
+            cities = [p.city for p in state.players]
+            after = [draw(c, action["place"]) if i == action["player"] else c for i, c in enumerate(cities)]
+            for obs in (observation(cities, action["dice"]), observation(after, action["dice"]),
+                        observation(after, [])):
+                latency = timed(obs)
+                if latency is not None:
+                    latencies.append(latency)
+            if tracker.state.turn == state.turn:  # the camera could not explain it (e.g. logs turned): by hand
+                tracker.enter_move(action)
+            turns += 1
+    finally:
+        clients.kill()
+        server.shutdown()
 
-    clients.kill()
-    server.shutdown()
     with open("/proc/self/status") as f:
         rss_mb = next(int(line.split()[1]) for line in f if line.startswith("VmRSS")) / 1024
     peak_mb = max(rss_mb, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024)

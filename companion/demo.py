@@ -25,6 +25,7 @@ from companion.tracker import Tracker, city_cell, infer_action
 
 DEMO_NAMES = ("Anke", "Ben", "Carla", "Dario", "Eva")
 INNER_ROWS = range(1, 6)
+FRAMES_PER_VIEW = 10
 
 
 def _draw(city: list[str], place: list[dict[str, str]]) -> list[str]:
@@ -105,7 +106,13 @@ class DemoTable(threading.Thread):
     def show(self, cities: list[list[str]], dice: list[str], pirate_boxes: int, seconds: float) -> None:
         """Hold one view of the table in front of the camera for ``seconds``."""
         frame = self._render(cities, dice, pirate_boxes)
-        frames = max(self.hold_frames + 1, 3)
+        # enough still frames for the reader to take this view as its new reference (so a fresh drawing
+        # is not mistaken for a hand) and for the stability filter to commit it
+        frames = FRAMES_PER_VIEW + self.hold_frames
+        # render_table draws a table whose lighting and layout follow from the whole spec, so a new drawing
+        # re-lights the entire synthetic frame; a real camera sees only the changed cell. Let the reader
+        # start from this view instead of taking the whole table for a passing hand.
+        self.reader.reset()
         for _ in range(frames):
             if self.stop_event.is_set():
                 return
@@ -140,6 +147,7 @@ class DemoTable(threading.Thread):
             action = bots[player].choose_action(state, rng).to_json()
             expected = judge(state, Action.from_json(action)).state
             self.show(cities, action["dice"], state.pirate_boxes, self.pace)
+            self._clear_phantoms(tracker, cities)
             if not illegal_done and self.turns >= self.illegal_after:
                 bad = illegal_variant(cities[player], action)
                 if bad is not None:
@@ -155,15 +163,28 @@ class DemoTable(threading.Thread):
             if self.stop_event.is_set():
                 return
             self._make_it_right(tracker, state, action, expected)
+            self._clear_phantoms(tracker, cities)
             self.turns += 1
+
+    def _clear_phantoms(self, tracker: Tracker, cities: list[list[str]]) -> None:
+        """Cells the camera reads as drawn on an empty space (smudges, misreads) are marked empty by hand,
+        so they are not taken for part of the next drawing."""
+        for player, city in enumerate(cities):
+            seen = tracker.seen_city(tracker.seats[player])
+            if seen is None:
+                continue
+            engine = tracker.state.players[player].city
+            for r, row in enumerate(seen):
+                for c, ch in enumerate(row):
+                    if ch not in ".#" and engine[r][c] == "." and city[r][c] == ".":
+                        tracker.correct_cell(player, f"{'ABCDEFG'[c]}{r + 1}", ".", reason="camera misread")
+                        self.hand_fixes += 1
 
     def _make_it_right(self, tracker: Tracker, before: Any, action: dict[str, Any], expected: Any) -> None:
         """What players do when the camera got the turn wrong: correct cells, or enter the move by hand."""
         player = action["player"]
-        if tracker.dispute is not None or tracker.state.turn == before.turn:
-            # not taken (misread dice, or still disputed): type it in
-            if tracker.state.turn != before.turn:
-                tracker.undo()
+        if tracker.state.turn == before.turn:
+            # not taken (misread dice, a misread cell made it illegal): type it in; that closes a dispute
             tracker.enter_move(action)
             self.hand_fixes += 1
             return
@@ -171,14 +192,13 @@ class DemoTable(threading.Thread):
             return
         got = tracker.state.players[player].city
         want = expected.players[player].city
-        wrong = [p["cell"] for p in action["place"] if city_cell(got, p["cell"]) != p["item"]]
-        extra = [c for r, row in enumerate(got) for c in
-                 [f"{'ABCDEFG'[k]}{r + 1}" for k, ch in enumerate(row) if ch != want[r][k]]]
-        if (wrong or extra) and infer_action(player, action["dice"], action["place"])["symbol"] == action["symbol"]:
-            for cell in dict.fromkeys(wrong + extra):
+        wrong = [f"{'ABCDEFG'[k]}{r + 1}" for r, row in enumerate(got) for k, ch in enumerate(row) if ch != want[r][k]]
+        if wrong and infer_action(player, action["dice"], action["place"])["symbol"] == action["symbol"]:
+            for cell in wrong:
                 tracker.correct_cell(player, cell, city_cell(want, cell), reason="camera misread")
             self.hand_fixes += 1
-        if tracker.state != expected and tracker.last_action and tracker.last_action.get("player") == player:
-            tracker.undo()
+        last = tracker.last_action
+        if tracker.state != expected and last is not None and last.get("player") == player:
+            tracker.undo()  # e.g. logs delivered with dice turned: the camera cannot see the lumber store
             tracker.enter_move(action)
             self.hand_fixes += 1

@@ -405,6 +405,8 @@ class Tracker:
                     tray_cleared = self.tray_in_view and self.turn_dice is not None
                     self.spent_dice = None
                 self.tray_in_view = True
+            else:
+                self.tray_in_view = False
             if not self.finished:
                 changed |= self._look_at_boards(obs)
                 if self.pending is not None and self.clock() - self.pending["since"] >= self.settle_seconds:
@@ -425,7 +427,7 @@ class Tracker:
                 self._update_warnings()
                 self._changed()
 
-    def _seen_city(self, seat: int) -> list[str] | None:
+    def seen_city(self, seat: int) -> list[str] | None:
         board = self.last_boards.get(seat)
         if board is None:
             return None
@@ -445,7 +447,7 @@ class Tracker:
         seat = self.seats[player]
         if obs.board(seat) is None:
             return False
-        seen = self._seen_city(seat)
+        seen = self.seen_city(seat)
         assert seen is not None
         new, _ = diff_city(self.state.players[player].city, seen)
         if self.ignored_diff is not None:
@@ -471,7 +473,7 @@ class Tracker:
         elif self.dispute is None and self.turn_dice is not None:
             player = self.current_player()
             seat = self.seats[player]
-            seen = self._seen_city(seat)
+            seen = self.seen_city(seat)
             new = diff_city(self.state.players[player].city, seen)[0] if seen is not None else []
             if not new:
                 self._judge_and_record(self._undrawn_action(player, self.turn_dice), source="camera")
@@ -494,6 +496,11 @@ class Tracker:
         if pending is None or self.finished:
             return
         dice = self.turn_dice
+        if self.dispute is not None and len(self.dispute.action.get("dice") or []) == 5:
+            dice = list(self.dispute.action["dice"])  # the board is being fixed: same roll
+        if dice is None and self.tray_in_view:
+            self.pending = pending  # drawn before the roll was seen: wait for the dice
+            return
         if dice is None or len(dice) != 5:
             action = infer_action(pending["player"], dice or [], pending["place"])
             self._open_dispute(action, [{"rule": RULE_DICE_UNSEEN, "message":
@@ -527,11 +534,12 @@ class Tracker:
                 return False  # a turn without a drawing: nothing on the board to fix
             self._record({"type": "resolved", "how": "drawing erased"})
             return True
-        dice = self.turn_dice or self.dispute.action.get("dice") or []
+        dice = self.dispute.action.get("dice") or self.turn_dice or []  # the disputed roll, unless unseen
         if len(dice) != 5:
             return False
         if self.settle_seconds > 0:
-            self.pending = {"player": player, "place": new, "since": self.clock()}
+            if self.pending is None or self.pending["place"] != new:
+                self.pending = {"player": player, "place": new, "since": self.clock()}
             return True
         self._judge_and_record(infer_action(player, dice, new), source="camera")
         return True
@@ -541,7 +549,7 @@ class Tracker:
         state = self.state
         player = self.current_player()
         for p, seat in enumerate(self.seats):
-            seen = self._seen_city(seat)
+            seen = self.seen_city(seat)
             if seen is None:
                 continue
             new, mismatch = diff_city(state.players[p].city, seen)

@@ -15,13 +15,14 @@ class CameraLoop(threading.Thread):
     """Reads ``spec`` (vision.sources spec) through a WatchedSource until stopped; never raises."""
 
     def __init__(self, service: TableService, spec: str, *, language: str = "en", data_dir: str | None = None,
-                 hold_seconds: float = 1.0) -> None:
+                 hold_seconds: float = 1.0, frame_interval: float = FRAME_INTERVAL) -> None:
         super().__init__(name="camera", daemon=True)
         self.service = service
         self.spec = spec
         self.language = language
         self.data_dir = data_dir
         self.hold_seconds = hold_seconds
+        self.frame_interval = frame_interval
         self.stop_event = threading.Event()
 
     def stop(self) -> None:
@@ -34,10 +35,9 @@ class CameraLoop(threading.Thread):
 
     def run(self) -> None:
         try:
+            from vision.camera_health import WatchedSource
             from vision.pipeline import TableReader
             from vision.stability import StabilityFilter
-
-            from vision.camera_health import WatchedSource
         except ImportError as exc:  # vision not installed completely: the dashboard still works by hand
             self._set_status("missing", f"vision unavailable ({exc.name})")
             return
@@ -54,12 +54,12 @@ class CameraLoop(threading.Thread):
                     tracker = self.service.tracker
                     if tracker is not None:
                         tracker.tick()
-                    self.stop_event.wait(FRAME_INTERVAL)
+                    self.stop_event.wait(self.frame_interval)
                     continue
                 try:
                     self.service.process_frame(frame, reader, stability)
                 except Exception as exc:  # one bad frame must not stop the table
                     self._set_status("ok", f"frame skipped: {type(exc).__name__}: {exc}"[:200])
-                self.stop_event.wait(max(0.0, FRAME_INTERVAL - (time.monotonic() - started)))
+                self.stop_event.wait(max(0.0, self.frame_interval - (time.monotonic() - started)))
         finally:
             source.close()

@@ -5,17 +5,17 @@ from __future__ import annotations
 import argparse
 import os
 import signal
+import socket
 import sys
 import threading
 from types import FrameType
+from typing import Any
 
 from werkzeug.serving import make_server
 
 from companion.errors import UserError
 from web import create_app
 from web.service import TableService
-
-CAMERA_SETTLE_SECONDS = 3.0  # a drawing must stay unchanged this long before it is judged
 
 
 def data_dir_of(args: argparse.Namespace) -> str:
@@ -30,37 +30,49 @@ def banner(pin: str, host: str, port: int, data_dir: str, mode: str) -> str:
             f"  TABLE PIN: {pin}   (needed to change anything; keep it at the table)\n")
 
 
+def check_port_free(host: str, port: int) -> None:
+    try:
+        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
+    except OSError as exc:
+        raise UserError(f"--host {host}: cannot use this address ({exc.strerror or exc})") from None
+    family, kind, proto, _, address = infos[0]
+    with socket.socket(family, kind, proto) as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            probe.bind(address)
+        except OSError as exc:
+            raise UserError(f"cannot listen on {host}:{port} ({exc.strerror or exc})") from None
+
+
 def cmd_serve(args: argparse.Namespace) -> int:
     data_dir = data_dir_of(args)
     if not 0 < args.port < 65536:
         raise UserError(f"--port {args.port}: choose a port between 1 and 65535")
     demo = bool(getattr(args, "demo", False))
-    settle = 0.0 if demo or not args.camera else CAMERA_SETTLE_SECONDS
-    service = TableService(data_dir, settle_seconds=settle)
+    check_port_free(args.host, args.port)  # werkzeug would print two lines and exit 1 on its own
+    service = TableService(data_dir)
     app = create_app({"SERVICE": service})
     try:
         server = make_server(args.host, args.port, app, threaded=True)
     except OSError as exc:
         raise UserError(f"cannot listen on {args.host}:{args.port} ({exc.strerror or exc})") from None
-    background: list[threading.Thread] = []
+    background: list[Any] = []  # threads with a stop() method
     if demo:
         from companion.demo import DemoTable
 
-        pace = float(os.environ.get("COMPANION_DEMO_PACE", "1.0"))
+        pace = float(os.environ.get("COMPANION_DEMO_PACE", "0.6"))
         background.append(DemoTable(service, pace=pace, seed=int(os.environ.get("COMPANION_DEMO_SEED", "7"))))
+        service.demo = True
         mode = "demo"
     elif args.camera:
-        from web.camera_loop import CameraLoop
-
-        language = service.tracker.language if service.tracker else "en"
-        background.append(CameraLoop(service, args.camera, language=language, data_dir=data_dir))
-        service.camera_spec = args.camera
         mode = f"camera {args.camera}"
     else:
         mode = "no camera: moves entered by hand"
     print(banner(service.pin, args.host, server.server_port, data_dir, mode), flush=True)
     for thread in background:
         thread.start()
+    if args.camera and not demo:
+        service.use_camera(args.camera, service.tracker.language if service.tracker else "en")
 
     def _stop(signum: int, frame: FrameType | None) -> None:
         threading.Thread(target=server.shutdown, daemon=True).start()
@@ -72,9 +84,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
         pass
     finally:
         for thread in background:
-            stop = getattr(thread, "stop", None)
-            if stop:
-                stop()
+            thread.stop()
         server.server_close()
         service.close()
     print("companion serve: stopped", file=sys.stderr)

@@ -19,6 +19,7 @@ from companion.tracker import Tracker
 from web.security import PinGuard, load_or_create_pin, load_or_create_secret
 
 LANGUAGES = ("en", "it", "fr")
+CAMERA_SETTLE_SECONDS = 3.0
 PERSON_LETTERS: dict[str, dict[str, str]] = {
     "en": dict(zip("cspamjn", "CSPAMJN", strict=True)),
     "it": dict(zip("cspamjn", "CSPAMGN", strict=True)),
@@ -77,6 +78,9 @@ class TableService:
         self.last_observation: Any = None  # what was read from it
         self.frame_counter = 0
         self.tracker: Tracker | None = None
+        self.camera_loop: Any = None
+        self.data_dir = data_dir
+        self.demo = False  # the demo feeds its own frames; the setup page's camera choice is ignored
         game_id = self.store.current_game()
         if game_id is not None:
             self.tracker = self._open(game_id)
@@ -99,6 +103,8 @@ class TableService:
                 self.store.set_meta(old.game_id, abandoned=True)
             tracker.listeners.append(lambda _t: self.publish())
             self.tracker = tracker
+        if not self.demo and (camera is not None or (self.camera_loop and self.camera_loop.language != language)):
+            self.use_camera(camera if camera is not None else self.camera_spec, language)
         self.publish()
         return tracker
 
@@ -141,5 +147,28 @@ class TableService:
                 tracker.tick()
         return stable
 
+    def use_camera(self, spec: str | None, language: str = "en") -> None:
+        """Switch the camera thread to ``spec`` ("none" or None: no camera, moves by hand)."""
+        from web.camera_loop import CameraLoop
+
+        with self._lock:
+            if self.camera_loop is not None:
+                self.camera_loop.stop()
+                self.camera_loop.join(5)
+                self.camera_loop = None
+            if spec in (None, "", "none"):
+                self.camera_spec, self.camera_status, self.camera_error = None, "off", ""
+                return
+            self.camera_spec = spec
+            # a drawing must stay unchanged a moment before it is judged (a hand draws three walls in turn)
+            self.settle_seconds = CAMERA_SETTLE_SECONDS
+            if self.tracker is not None:
+                self.tracker.settle_seconds = CAMERA_SETTLE_SECONDS
+            self.camera_loop = CameraLoop(self, spec, language=language, data_dir=self.data_dir)
+            self.camera_loop.start()
+
     def close(self) -> None:
+        if self.camera_loop is not None:
+            self.camera_loop.stop()
+            self.camera_loop.join(5)
         self.store.close()

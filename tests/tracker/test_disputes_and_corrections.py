@@ -184,3 +184,19 @@ def test_bad_cells_and_items_are_refused(store):
         Tracker.start_game(store, ["A", "A"])
     with pytest.raises(UserError):
         Tracker.start_game(store, ["Solo"])
+
+
+def test_a_drawing_before_the_roll_waits_for_the_dice_and_dice_order_does_not_matter(store):
+    t = new_tracker(store)
+    t.observe(observation([START, START], []))  # tray in view, empty
+    walls = draw(START, [{"cell": "B1", "item": "W"}])
+    t.observe(observation([walls, START], []))
+    assert t.pending is not None and t.dispute is None and t.current_player() == 0
+    t.observe(observation([walls, START], WALLS))
+    assert t.current_player() == 1 and t.state.players[0].city == walls
+    # the same dice lying in another order are still the spent roll, not Ben's
+    t.observe(observation([walls, START], list(reversed(WALLS))))
+    assert t.turn_dice is None
+    ben = draw(START, [{"cell": "G2", "item": "W"}])
+    t.observe(observation([walls, ben], list(reversed(WALLS))))
+    assert t.current_player() == 1 and t.pending is not None  # waits for Ben's own roll

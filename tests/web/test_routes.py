@@ -251,3 +251,18 @@ def test_pin_and_game_survive_a_restart(tmp_path):
     assert again.pin == pin and len(pin) == 6 and pin.isdigit()
     assert again.tracker.state.to_json() == state
     again.close()
+
+
+def test_setup_switches_the_camera(table, service):
+    response = table.new_game(["Anke", "Ben"], camera="opencv:9")
+    assert response.status_code == 303
+    loop = service.camera_loop
+    assert loop is not None and loop.is_alive() and service.camera_spec == "opencv:9"
+    assert service.tracker.settle_seconds > 0  # with a camera, drawings settle before they are judged
+    deadline = time.monotonic() + 10
+    while service.camera_status not in ("missing", "reconnecting") and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert service.camera_status in ("missing", "reconnecting")  # no such device here
+    assert "Camera: " + service.camera_status in table.client.get("/").text
+    assert table.new_game(["Anke", "Ben"], camera="none").status_code == 303
+    assert service.camera_loop is None and not loop.is_alive() and service.camera_status == "off"

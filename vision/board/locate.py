@@ -326,10 +326,9 @@ def _orientation_score(rectified: np.ndarray, cell_px: int) -> float:
         crop = crop - crop.mean()
         crops.append(crop / (np.linalg.norm(crop) + 1e-6))
     sims = [float((crops[i] * crops[j]).sum()) for i in range(len(crops)) for j in range(i + 1, len(crops))]
-    ink = [float(c.std()) for c in crops]
     hsv = cv2.cvtColor(rectified[:cell_px, :cell_px], cv2.COLOR_BGR2HSV)
     green = np.mean((hsv[:, :, 0] > 35) & (hsv[:, :, 0] < 85) & (hsv[:, :, 1] > 80) & (hsv[:, :, 2] > 50))
-    return float(np.mean(sims)) + 2.0 * float(green) + 0.0 * float(np.mean(ink))
+    return float(np.mean(sims)) + 2.0 * float(green)
 
 
 def find_single_board(frame: np.ndarray, *, cell_px: int = RECT_CELL_PX) -> LocatedBoard | None:
@@ -341,15 +340,13 @@ def find_single_board(frame: np.ndarray, *, cell_px: int = RECT_CELL_PX) -> Loca
         return None
     if frame.ndim == 2:
         frame = cv2.cvtColor(frame, cv2.COLOR_GRAY2BGR)
-    unit = np.array([[0, 0], [SIZE, 0], [SIZE, SIZE], [0, SIZE]], np.float64)
-    best: tuple[float, np.ndarray] | None = None
-    for k in range(4):
-        corners = np.roll(quad, -k, axis=0)
-        board_to_frame = cv2.getPerspectiveTransform(unit.astype(np.float32), corners.astype(np.float32))
-        rectified, frame_to_rect = _rectify(frame, board_to_frame.astype(np.float64), cell_px)
-        score = _orientation_score(rectified, cell_px)
-        if best is None or score > best[0]:
-            best = (score, corners)
-            located = LocatedBoard(seat=0, corners=corners.astype(np.float32), homography=frame_to_rect,
-                                   rectified=rectified, cell_px=cell_px, markers=0)
-    return located
+    unit = np.array([[0, 0], [SIZE, 0], [SIZE, SIZE], [0, SIZE]], np.float32)
+    views: list[tuple[float, LocatedBoard]] = []
+    for k in range(4):  # the four ways the board can lie; its own print says which is upright
+        corners = np.roll(quad, -k, axis=0).astype(np.float32)
+        board_to_frame = cv2.getPerspectiveTransform(unit, corners).astype(np.float64)
+        rectified, frame_to_rect = _rectify(frame, board_to_frame, cell_px)
+        views.append((_orientation_score(rectified, cell_px),
+                      LocatedBoard(seat=0, corners=corners, homography=frame_to_rect, rectified=rectified,
+                                   cell_px=cell_px, markers=0)))
+    return max(views, key=lambda v: v[0])[1]

@@ -55,23 +55,28 @@ def ink_map(gray_crop: np.ndarray) -> np.ndarray:
     return np.clip((paper - crop) / paper, 0.0, 1.0) * 2.0
 
 
-def cell_crops(rectified: np.ndarray) -> np.ndarray:
-    """(49, CROP_PX, CROP_PX) ink maps, row by row (A1, B1, ... G7)."""
+def cell_crops(rectified: np.ndarray, shift: tuple[float, float] = (0.0, 0.0),
+               cells: list[int] | None = None) -> np.ndarray:
+    """Ink maps (n, CROP_PX, CROP_PX) of ``cells`` (indices row by row, A1, B1, ... G7; default all 49).
+
+    ``shift`` moves every crop by (dx, dy) pixels: a second look at a doubtful cell.
+    """
     gray = rectified if rectified.ndim == 2 else cv2.cvtColor(rectified, cv2.COLOR_BGR2GRAY)
     side = gray.shape[0]
     cell = side / SIZE
     pad = int(np.ceil(MARGIN * cell)) + 1
     padded = cv2.copyMakeBorder(gray, pad, pad, pad, pad, cv2.BORDER_REPLICATE)
-    out = np.empty((SIZE * SIZE, CROP_PX, CROP_PX), np.float32)
-    extent = cell * (1 + 2 * MARGIN)
-    for row in range(SIZE):
-        for col in range(SIZE):
-            x0 = col * cell - MARGIN * cell + pad
-            y0 = row * cell - MARGIN * cell + pad
-            xi, yi = int(round(x0)), int(round(y0))
-            crop = padded[yi:yi + int(round(extent)), xi:xi + int(round(extent))]
-            crop = cv2.resize(crop, (CROP_PX, CROP_PX), interpolation=cv2.INTER_AREA)
-            out[row * SIZE + col] = ink_map(crop)
+    cells = list(range(SIZE * SIZE)) if cells is None else cells
+    out = np.empty((len(cells), CROP_PX, CROP_PX), np.float32)
+    extent = int(round(cell * (1 + 2 * MARGIN)))
+    for k, index in enumerate(cells):
+        row, col = divmod(index, SIZE)
+        xi = int(round(col * cell - MARGIN * cell + pad + shift[0]))
+        yi = int(round(row * cell - MARGIN * cell + pad + shift[1]))
+        xi, yi = min(max(xi, 0), padded.shape[1] - extent), min(max(yi, 0), padded.shape[0] - extent)
+        crop = padded[yi:yi + extent, xi:xi + extent]
+        crop = cv2.resize(crop, (CROP_PX, CROP_PX), interpolation=cv2.INTER_AREA)
+        out[k] = ink_map(crop)
     return out
 
 

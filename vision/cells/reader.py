@@ -9,13 +9,15 @@ import numpy as np
 
 from companion.layout import ALL_CELLS, LAYOUT, SIZE
 from vision.board.locate import RECT_CELL_PX
-from vision.cells.features import board_features
+from vision.cells.features import board_features, cell_crops, crop_features
 from vision.cells.labels import GLYPH_CLASSES, char_for_glyph, check_language
 from vision.cells.model import MODEL_PATH, CellModel
 
 RECT_SIDE = 7 * RECT_CELL_PX
 UNCERTAIN_BELOW = 0.8  # calibrated probability under which a cell is reported as uncertain
 TEACH_FILE = "teach.npz"
+SECOND_LOOK_BELOW = 0.97
+SECOND_LOOK_SHIFTS: tuple[tuple[float, float], ...] = ((-3, 0), (3, 0), (0, -3), (0, 3))
 
 _TOWER_INDEX = frozenset(ALL_CELLS.index(t) for t in LAYOUT.towers)
 
@@ -46,7 +48,17 @@ class CellReader:
             raise ValueError("CellReader.read needs a rectified board image")
         if rectified.shape[0] != RECT_SIDE or rectified.shape[1] != RECT_SIDE:
             rectified = cv2.resize(rectified, (RECT_SIDE, RECT_SIDE), interpolation=cv2.INTER_AREA)
-        return self.model.probabilities(board_features(rectified), self.allowed)
+        probs = self.model.probabilities(board_features(rectified), self.allowed)
+        # A second look at doubtful cells: average over crops nudged a few pixels each way, which
+        # smooths out a slightly wrong homography or a stroke at the cell's edge.
+        doubtful = [i for i in np.flatnonzero(probs.max(axis=1) < SECOND_LOOK_BELOW) if i not in _TOWER_INDEX]
+        if doubtful:
+            total = probs[doubtful].copy()
+            for shift in SECOND_LOOK_SHIFTS:
+                crops = cell_crops(rectified, shift, [int(i) for i in doubtful])
+                total += self.model.probabilities(crop_features(crops), self.allowed)
+            probs[doubtful] = total / (1 + len(SECOND_LOOK_SHIFTS))
+        return probs
 
     def read(self, rectified: np.ndarray) -> tuple[list[str], list[list[float]], list[str]]:
         """(city, confidence 7x7 in [0, 1] with towers 1.0, uncertain cell names).

@@ -52,7 +52,7 @@ def train(seed: int, n_boards: int, n_val_boards: int, hidden: tuple[int, ...], 
     x = (train_set.features - mean) / scale
     t0 = time.perf_counter()
     mlp = MLPClassifier(hidden_layer_sizes=hidden, alpha=1e-3, batch_size=256, learning_rate_init=1e-3,
-                        max_iter=80, early_stopping=True, validation_fraction=0.1, n_iter_no_change=10,
+                        max_iter=45, early_stopping=True, validation_fraction=0.1, n_iter_no_change=8,
                         random_state=seed)
     mlp.fit(x, train_set.labels)
     print(f"fit: {mlp.n_iter_} epochs in {time.perf_counter() - t0:.0f} s")
@@ -91,7 +91,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--boards", type=int, default=1600, help="training boards (45 cells each)")
     parser.add_argument("--val-boards", type=int, default=150)
-    parser.add_argument("--hidden", type=int, nargs="+", default=[256])
+    parser.add_argument("--hidden", type=int, nargs="+", default=[320])
     parser.add_argument("--out", type=Path, default=MODEL_PATH)
     args = parser.parse_args(argv)
     train(args.seed, args.boards, args.val_boards, tuple(args.hidden), args.out)

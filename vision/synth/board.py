@@ -108,13 +108,15 @@ def _draw_printed_crates(image: np.ndarray, cell_px: int) -> None:
 
 
 def _composite(image: np.ndarray, mask: np.ndarray, colour: tuple[int, int, int], opacity: float) -> None:
-    ys, xs = np.nonzero(mask)
-    if len(ys) == 0:
+    """Lay ink of ``colour`` on ``image`` (in place) where ``mask`` (0..255) says, at ``opacity``."""
+    x0, y0, w, h = cv2.boundingRect(mask)
+    if w == 0 or h == 0:
         return
-    y0, y1, x0, x1 = ys.min(), ys.max() + 1, xs.min(), xs.max() + 1
-    a = mask[y0:y1, x0:x1, None].astype(np.float32) * (opacity / 255.0)
-    roi = image[y0:y1, x0:x1].astype(np.float32)
-    image[y0:y1, x0:x1] = (roi * (1 - a) + np.asarray(colour, np.float32) * a + 0.5).astype(np.uint8)
+    roi = image[y0:y0 + h, x0:x0 + w]
+    ink = mask[y0:y0 + h, x0:x0 + w].astype(np.float32) * (opacity / 255.0)
+    solid = np.empty_like(roi)
+    solid[:] = colour
+    image[y0:y0 + h, x0:x0 + w] = cv2.blendLinear(roi, solid, 1.0 - ink, ink)
 
 
 def marker_image(marker_id: int, side_px: int) -> np.ndarray:
@@ -188,9 +190,13 @@ def render_board(
             else:
                 draw_symbol(pen, glyph)
     if ghost.any():
-        # Wiped ink: faint, smeared, partly gone.
+        # Wiped ink: faint, smeared, and gone in patches (a sponge never wipes evenly).
+        side = ghost.shape[0]
+        patches = rng.random((side // 12 + 1, side // 12 + 1)).astype(np.float32)
+        patches = cv2.resize(patches, (side, side), interpolation=cv2.INTER_LINEAR)
+        ghost = (ghost * np.clip((patches - 0.25) * 2.0, 0.0, 1.0)).astype(np.uint8)
         ghost = cv2.GaussianBlur(ghost, (0, 0), cell_px / 40 + rng.uniform(0.5, 1.5))
-        _composite(image, ghost, hand.colour, float(rng.uniform(0.12, 0.35)))
+        _composite(image, ghost, hand.colour, float(rng.uniform(0.08, 0.28)))
     _composite(image, ink, hand.colour, hand.opacity)
     if seat is not None:
         draw_markers(image, seat, cell_px)

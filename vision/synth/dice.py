@@ -240,8 +240,10 @@ def place_dice(
                 cy = float(rng.uniform(margin, TRAY_H_MM - margin))
             if not (margin <= cx <= TRAY_W_MM - margin and margin <= cy <= TRAY_H_MM - margin):
                 continue
-            near_corner_x = cx < STICKER_MM + margin * 0.8 or cx > TRAY_W_MM - STICKER_MM - margin * 0.8
-            near_corner_y = cy < STICKER_MM + margin * 0.8 or cy > TRAY_H_MM - STICKER_MM - margin * 0.8
+            # Dice on the corner stickers are not read (see vision.dice.reader): keep them off.
+            clear = DIE_MM * 1.05
+            near_corner_x = cx < STICKER_MM + clear or cx > TRAY_W_MM - STICKER_MM - clear
+            near_corner_y = cy < STICKER_MM + clear or cy > TRAY_H_MM - STICKER_MM - clear
             if near_corner_x and near_corner_y:
                 continue
             square = _square((cx, cy), DIE_MM * 1.01, angle)
