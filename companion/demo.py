@@ -11,6 +11,8 @@ correct the cell by hand, or enter the move by hand.
 
 from __future__ import annotations
 
+import contextlib
+import ctypes
 import random
 import threading
 import time
@@ -26,6 +28,12 @@ from companion.tracker import Tracker, city_cell, infer_action
 DEMO_NAMES = ("Anke", "Ben", "Carla", "Dario", "Eva")
 INNER_ROWS = range(1, 6)
 FRAMES_PER_VIEW = 10
+
+
+def _release_free_memory() -> None:
+    """Hand the renderer's freed scratch images back to the system (glibc keeps them otherwise)."""
+    with contextlib.suppress(OSError, AttributeError):  # not glibc: nothing to do
+        ctypes.CDLL("libc.so.6").malloc_trim(0)
 
 
 def _draw(city: list[str], place: list[dict[str, str]]) -> list[str]:
@@ -101,6 +109,11 @@ class DemoTable(threading.Thread):
         spec = self.synth.TableSpec(cities=tuple(tuple(c) for c in cities), dice=tuple(dice),
                                     pirate_boxes=pirate_boxes, seed=self.seed, language=self.language)
         frame, _truth = self.synth.render_table(spec, self.frame_rng)
+        # render_table keeps its last few scenes (tens of MB each); the demo never shows one twice
+        cache_clear = getattr(getattr(self.synth, "_scene", None), "cache_clear", None)
+        if cache_clear is not None:
+            cache_clear()
+        _release_free_memory()
         return frame
 
     def show(self, cities: list[list[str]], dice: list[str], pirate_boxes: int, seconds: float) -> None:

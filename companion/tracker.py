@@ -574,8 +574,10 @@ class Tracker:
                 raise UserError("the game is over; undo the last move to change it")
             parsed = Action.from_json(action)
             clean = parsed.to_json()
-            if int(clean.get("player", -1)) != self.current_player():
-                raise UserError(f"it is {self.names[self.current_player()]}'s turn, not player {clean.get('player')}")
+            who = int(clean.get("player", -1))
+            if who != self.current_player():
+                named = self.names[who] if 0 <= who < len(self.names) else f"player {who + 1}"
+                raise UserError(f"it is {self.names[self.current_player()]}'s turn, not {named}'s")
             verdict = judge(self.state, parsed)
             if verdict.legal:
                 if self.dispute is not None:

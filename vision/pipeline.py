@@ -130,7 +130,8 @@ class TableReader:
                 uncertain=tuple(uncertain),
                 corners=tuple((float(x), float(y)) for x, y in np.asarray(lb.corners).reshape(-1, 2)),
             ))
-        extra: dict[str, Any] = {"sharpness": frame_sharpness(small, width=SMALL_SIZE[0])}
+        # Measured at 640 px wide: at the fast-path size a motion blur hides in the downscaling.
+        extra: dict[str, Any] = {"sharpness": frame_sharpness(frame, width=640)}
         tray_plane = locate_tray(markers)
         dice = None
         if tray_plane is not None:

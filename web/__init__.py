@@ -38,5 +38,5 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     service.renderer = make_renderer(app)
     app.register_blueprint(bp)
     install_headers(app)
-    service.publish()
+    service.publish_now()
     return app

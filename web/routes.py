@@ -30,6 +30,7 @@ from web.service import LANGUAGES, TableService
 bp = Blueprint("table", __name__)
 
 SSE_HEARTBEAT = 15.0
+MAX_LIVE_PAGES = 100  # each live page holds a server thread; a table never needs more
 CAMERA_SPEC = re.compile(r"^(picamera2(:\d)?|opencv:\d{1,2}|none)$")
 PLACE_TOKEN = re.compile(r"^([A-Ga-g][1-7])\s*[=:]\s*(\S+)$")
 
@@ -110,17 +111,20 @@ def api_state() -> Response:
 @bp.get("/events")
 def events() -> Response:
     """Server-sent events: the re-rendered panels after every change, a comment line as heartbeat."""
-    hub = service().hub
+    svc = service()
+    hub = svc.hub
+    if hub.clients >= current_app.config.get("MAX_LIVE_PAGES", MAX_LIVE_PAGES):
+        return answer_error("Too many live pages are open; close some and reload.", 503)
     limit = request.args.get("limit", type=int)  # bounded streams, for tests and the benchmark
 
     def stream() -> Iterator[str]:
-        sent = 0
-        version, payload = hub.version, hub.payload
-        yield "retry: 2000\n\n"
-        yield f"event: state\ndata: {payload}\n\n"
-        sent += 1
-        hub.clients += 1
+        hub.join()
         try:
+            yield "retry: 2000\n\n"
+            svc.wait_published(1.0)  # the first event is the table as it is now, not before the last change
+            version, payload = hub.version, hub.payload
+            yield f"event: state\ndata: {payload}\n\n"
+            sent = 1
             while limit is None or sent < limit:
                 new_version, payload = hub.wait(version, SSE_HEARTBEAT)
                 if new_version == version:
@@ -130,7 +134,7 @@ def events() -> Response:
                 yield f"event: state\ndata: {payload}\n\n"
                 sent += 1
         finally:
-            hub.clients -= 1
+            hub.leave()
 
     response = Response(stream_with_context(stream()), mimetype="text/event-stream")
     response.headers["Cache-Control"] = "no-store"
@@ -236,7 +240,9 @@ def setup() -> Any:
     data = guarded()
     names = data.get("players")
     if isinstance(names, list):
-        names = [str(n) for n in names]
+        if not all(isinstance(n, str) for n in names) or len(names) > 5:
+            raise UserError("players must be a list of up to 5 names")
+        names = [n.strip()[:30] for n in names]
     else:
         names = [text(data, f"player{i}", 30) for i in range(5)]
     seats_given = data.get("seats")

@@ -8,6 +8,7 @@ connected page (server-sent events): twenty phones cost one render.
 from __future__ import annotations
 
 import json
+import logging
 import threading
 import time
 from collections.abc import Callable
@@ -17,6 +18,8 @@ from companion.errors import UserError
 from companion.store import GameStore
 from companion.tracker import Tracker
 from web.security import PinGuard, load_or_create_pin, load_or_create_secret
+
+logger = logging.getLogger(__name__)
 
 LANGUAGES = ("en", "it", "fr")
 CAMERA_SETTLE_SECONDS = 3.0
@@ -51,6 +54,14 @@ class Hub:
             self._cond.notify_all()
             return self.version
 
+    def join(self) -> None:
+        with self._cond:
+            self.clients += 1
+
+    def leave(self) -> None:
+        with self._cond:
+            self.clients -= 1
+
     def wait(self, after: int, timeout: float) -> tuple[int, str]:
         """(version, payload) as soon as the version is newer than ``after``, or the same after ``timeout``."""
         with self._cond:
@@ -70,6 +81,11 @@ class TableService:
         self.settle_seconds = settle_seconds
         self.renderer = renderer
         self.hub = Hub()
+        self._dirty = threading.Event()
+        self._idle = threading.Event()  # set when every asked-for update has been published
+        self._idle.set()
+        self._closed = threading.Event()
+        self._publisher: threading.Thread | None = None
         self._lock = threading.RLock()
         self.camera_spec: str | None = None
         self.camera_status = "off"
@@ -82,6 +98,9 @@ class TableService:
         self.data_dir = data_dir
         self.demo = False  # the demo feeds its own frames; the setup page's camera choice is ignored
         game_id = self.store.current_game()
+        if game_id is None:  # no game in progress: show the last one that finished (its tally)
+            finished = [g for g in self.store.list_games() if g.get("finished")]
+            game_id = finished[0]["id"] if finished else None
         if game_id is not None:
             self.tracker = self._open(game_id)
 
@@ -125,10 +144,39 @@ class TableService:
 
     # -- live updates -----------------------------------------------------------------------------
     def publish(self) -> None:
+        """Ask for the pages to be brought up to date. One publisher thread renders and sends, so
+        updates go out in order and no thread that holds the game's lock waits for a render."""
+        self._idle.clear()
+        self._dirty.set()
+        if self._publisher is None or not self._publisher.is_alive():
+            with self._lock:
+                if self._publisher is None or not self._publisher.is_alive():
+                    self._publisher = threading.Thread(target=self._publish_loop, name="publisher", daemon=True)
+                    self._publisher.start()
+
+    def publish_now(self) -> int:
+        """Render and send at once, in this thread; returns the new version."""
         payload: dict[str, Any] = self.renderer(self) if self.renderer else {}
         payload["version"] = self.hub.version + 1
         payload["sent"] = time.time()
-        self.hub.publish(json.dumps(payload, separators=(",", ":")))
+        return self.hub.publish(json.dumps(payload, separators=(",", ":")))
+
+    def _publish_loop(self) -> None:
+        while not self._closed.is_set():
+            self._dirty.wait()
+            self._dirty.clear()
+            if self._closed.is_set():
+                return
+            try:
+                self.publish_now()
+            except Exception:  # a failed render must not stop live updates
+                logger.exception("rendering the dashboard failed")
+            if not self._dirty.is_set():
+                self._idle.set()
+
+    def wait_published(self, timeout: float) -> bool:
+        """Wait until the pages' payload reflects every change made so far (or the timeout)."""
+        return self._idle.wait(timeout)
 
     # -- camera -----------------------------------------------------------------------------------
     def process_frame(self, frame: Any, reader: Any, stability: Any) -> Any:
@@ -168,6 +216,8 @@ class TableService:
             self.camera_loop.start()
 
     def close(self) -> None:
+        self._closed.set()
+        self._dirty.set()
         if self.camera_loop is not None:
             self.camera_loop.stop()
             self.camera_loop.join(5)

@@ -23,9 +23,9 @@ def reader() -> CellReader:
     return CellReader("en")
 
 
-def _rectified(city, seed, *, hand=None, language="en", tilt=15.0):
+def _rectified(city, seed, *, hand=None, language="en", tilt=15.0, ghost_rate=0.15):
     rng = np.random.default_rng(seed)
-    board = render_board(city, rng, cell_px=64, seat=1, hand=hand, language=language)
+    board = render_board(city, rng, cell_px=64, seat=1, hand=hand, language=language, ghost_rate=ghost_rate)
     photo = photograph(board.image, board.alpha, rng, tilt_deg=tilt, fill=(0.7, 0.8))
     (located,) = find_boards(photo.frame)
     return located.rectified
@@ -51,32 +51,37 @@ def test_reads_city_exactly_except_uncertain(busy_city, reader, seed):
 
 
 def test_neat_hand_read_without_doubt(busy_city, reader):
-    city, _, uncertain = reader.read(_rectified(busy_city, 4, hand=NEAT))
+    city, confidence, uncertain = reader.read(_rectified(busy_city, 4, hand=NEAT))
     assert city == busy_city
-    assert uncertain == []
+    assert len(uncertain) <= 2
+    assert np.mean(confidence) > 0.95
 
 
-def test_smeared_cell_is_uncertain(busy_city, reader):
+@pytest.mark.parametrize(("col", "row"), [(4, 2), (3, 3)])  # E3 a priest, D4 a church of 3
+def test_smeared_cell_is_uncertain(busy_city, reader, col, row):
+    """A drawing wiped across with a sleeve: the reader must say it does not know."""
     rectified = _rectified(busy_city, 5, hand=NEAT)
     cell = rectified.shape[0] // SIZE
-    col, row = 4, 2  # E3: a priest
-    roi = rectified[row * cell:(row + 1) * cell, col * cell:(col + 1) * cell].astype(np.float32)
+    box = (slice(row * cell, (row + 1) * cell), slice(col * cell, (col + 1) * cell))
+    roi = rectified[box].astype(np.float32)
     paper = np.median(roi.reshape(-1, 3), axis=0)
-    smeared = cv2.GaussianBlur(0.45 * roi + 0.55 * paper, (0, 0), 4)
-    rectified[row * cell:(row + 1) * cell, col * cell:(col + 1) * cell] = smeared.astype(np.uint8)
+    rectified[box] = cv2.GaussianBlur(0.5 * roi + 0.5 * paper, (0, 0), 6).astype(np.uint8)
     city, confidence, uncertain = reader.read(rectified)
-    assert "E3" in uncertain
+    name = ALL_CELLS[row * SIZE + col]
+    assert name in uncertain
     assert confidence[row][col] < 0.8
     # The untouched cells are still read.
-    assert len(_wrong_cells(busy_city, city)) <= 1
+    wrong = set(_wrong_cells(busy_city, city)) - {name}
+    assert wrong <= set(uncertain) and len(wrong) <= 1
 
 
 def test_italian_letters(reader):
     city = ["#.....#", ".GG....", ".Gj.c..", ".G.....", "..j....", ".......", "#.....#"]
-    read, _, uncertain = CellReader("it").read(_rectified(city, 6, hand=NEAT, language="it"))
+    rectified = _rectified(city, 6, hand=NEAT, language="it", ghost_rate=0.0)
+    read, _, uncertain = CellReader("it").read(rectified)
     assert read == city and uncertain == []
     # An English table never reads a G in a circle as anybody.
-    read_en, _, _ = reader.read(_rectified(city, 6, hand=NEAT, language="it"))
+    read_en, _, _ = reader.read(rectified)
     assert all(ch in "#.GWH12345cspamjn" for row in read_en for ch in row)
 
 

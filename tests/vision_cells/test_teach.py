@@ -15,9 +15,10 @@ from vision.synth.board import render_board
 from vision.synth.drawings import Hand
 from vision.teach import TEACH_LAYOUT, teach_from_images, teach_from_rectified, teaching_city
 
-# Walls drawn as rows of stones and houses as tents: styles the generator never uses for training.
-ODD_HAND = Hand(wall_style=4, house_style=3, crate_style=0, church_style=1, stroke=0.05, wobble=0.01,
-                size=0.75)
+# Walls drawn as rows of stones and houses as tents (styles the generator never uses for training),
+# thick and slanted.
+ODD_HAND = Hand(wall_style=4, house_style=3, crate_style=0, church_style=1, stroke=0.07, slant=0.3,
+                wobble=0.01, size=0.75)
 
 
 def test_teaching_layout_has_each_symbol_once():
@@ -93,3 +94,11 @@ def test_teach_bad_images(tmp_path):
         teach_from_images([blank], tmp_path, "en")
     with pytest.raises(UserError):
         teach_from_images([], tmp_path, "en")
+
+
+def test_broken_teach_file_falls_back_to_the_shipped_model(tmp_path):
+    (tmp_path / "teach.npz").write_bytes(b"not a model")
+    reader = CellReader("en", tmp_path)
+    assert not reader.taught
+    city, _, _ = reader.read(np.full((448, 448, 3), 220, np.uint8))
+    assert len(city) == SIZE

@@ -66,3 +66,17 @@ def test_a_hand_is_reported_over_what_it_covers(reader, table_spec):
 def test_a_frame_without_anything_reads_empty(reader):
     obs = reader.read(np.full((1080, 1920, 3), 90, np.uint8))
     assert obs.boards == () and obs.dice is None and obs.pirate_boxes is None
+
+
+def test_a_lone_board_without_markers_is_seat_zero(reader, cell_stub):
+    from companion.layout import empty_city
+    from vision.board.dataset import photograph
+    from vision.synth.board import render_city
+
+    rng = np.random.default_rng(8)
+    board = render_city(list(empty_city()), rng, seat=None)
+    photo = photograph(board, None, rng, frame_size=(1280, 960), tilt_deg=10.0, lighting=False)
+    obs = reader.read(photo.frame)
+    assert [b.seat for b in obs.boards] == [0]
+    assert cell_stub.calls == 1
+    assert obs.dice is None and obs.pirate_boxes is None

@@ -63,7 +63,8 @@ def test_dashboard_draws_every_city_and_the_panels(game, service):
     for panel in ("status", "table", "pirates", "dice", "log", "tally"):
         assert f'data-panel="{panel}"' in page.text
     assert "Turn: <span id=\"current-player\">Anke" in page.text
-    assert page.text.count('class="box') == 6 * 6  # six rows of 2 x 3 boxes
+    assert page.text.count('class="box') == 6 * 10  # six rows of ten boxes, as on the main board
+    assert page.text.count('class="box unused"') == 6 * 4  # 2 x 3 players in use per row
     for header in ("Content-Security-Policy", "X-Content-Type-Options", "X-Frame-Options", "Referrer-Policy"):
         assert header in page.headers
 
@@ -266,3 +267,38 @@ def test_setup_switches_the_camera(table, service):
     assert "Camera: " + service.camera_status in table.client.get("/").text
     assert table.new_game(["Anke", "Ben"], camera="none").status_code == 303
     assert service.camera_loop is None and not loop.is_alive() and service.camera_status == "off"
+
+
+def test_a_finished_game_is_shown_after_a_restart(game, service, tmp_path):
+    play_to_the_end(service.tracker)
+    finished = service.tracker.game_id
+    data_dir = service.store.path.parent
+    again = TableService(str(data_dir))
+    try:
+        assert again.tracker is not None and again.tracker.game_id == finished and again.tracker.finished
+        assert again.tracker.tally == service.tracker.tally
+    finally:
+        again.close()
+
+
+def test_live_pages_are_capped(game, app, service):
+    app.config["MAX_LIVE_PAGES"] = 1
+    first = game.client.get("/events?limit=3", buffered=False)
+    next(first.response)  # the stream is open
+    next(first.response)
+    assert service.hub.clients == 1
+    refused = game.client.get("/events?limit=1")
+    assert refused.status_code == 503 and "Too many live pages" in refused.text
+    first.close()
+
+
+@pytest.mark.parametrize("path", ["/setup", "/move", "/correct", "/override", "/undo"])
+@pytest.mark.parametrize("body", [
+    {"players": "Anke"}, {"players": [1, None]}, {"player": [0]}, {"dice": "wall"}, {"dice": [1, 2, 3, 4, 5]},
+    {"place": [{"cell": 5, "item": None}]}, {"place": [[1]]}, {"symbol": 7}, {"cell": ["D4"]}, {"reason": {"a": 1}},
+    {"turned": -1}, {"logs": "many"}, {"seats": ["x", "y"]}, {"start_player": None},
+])
+def test_garbage_json_is_a_4xx_never_a_crash(game, service, path, body):
+    response = game.post(path, body, as_json=True)
+    assert 400 <= response.status_code < 500, (path, body, response.json)
+    assert set(response.json) in ({"error"}, {"ok", "message", "game"}, {"ok", "message", "legal"}, {"ok", "message"})

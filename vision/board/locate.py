@@ -62,7 +62,6 @@ def _detector() -> cv2.aruco.ArucoDetector:
     if _DETECTOR is None:
         params = cv2.aruco.DetectorParameters()
         params.cornerRefinementMethod = cv2.aruco.CORNER_REFINE_SUBPIX
-        params.adaptiveThreshWinSizeMax = 53  # big windows survive soft shadows
         _DETECTOR = cv2.aruco.ArucoDetector(cv2.aruco.getPredefinedDictionary(ARUCO_DICT), params)
     return _DETECTOR
 

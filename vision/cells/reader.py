@@ -33,11 +33,15 @@ class CellReader:
         self.language = check_language(language)
         self.taught = False
         taught_path = Path(data_dir) / TEACH_FILE if data_dir is not None else None
+        self.model = CellModel.load(model_path)
         if taught_path is not None and taught_path.is_file():
-            self.model = CellModel.load(taught_path)
-            self.taught = True
-        else:
-            self.model = CellModel.load(model_path)
+            try:
+                taught: CellModel | None = CellModel.load(taught_path)
+            except (OSError, ValueError, KeyError):
+                taught = None  # unreadable: read with the shipped model rather than not at all
+            # A teach file from an older model (other features) is ignored: teach again after an update.
+            if taught is not None and taught.mean.shape == self.model.mean.shape:
+                self.model, self.taught = taught, True
         self.chars = [char_for_glyph(g, self.language) for g in GLYPH_CLASSES]
         # Letters this language does not use (a 'G' person in English) are never read.
         self.allowed = np.array([c is not None for c in self.chars])

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import numpy as np
 
-from vision.cells.dataset import load_digit_split, make_cell_set
+from vision.cells.dataset import CellSet, load_digit_split, make_cell_set
 from vision.cells.labels import GLYPH_CLASSES
 from vision.cells.model import MODEL_PATH, CellModel
 
@@ -36,15 +36,27 @@ def fit_temperature(model: CellModel, features: np.ndarray, labels: np.ndarray) 
     return best_t
 
 
-def train(seed: int, n_boards: int, n_val_boards: int, hidden: tuple[int, ...], out: Path) -> CellModel:
-    from sklearn.neural_network import MLPClassifier
-
-    rng = np.random.default_rng(seed)
+def _data(seed: int, n_boards: int, n_val_boards: int, cache: Path | None) -> tuple[CellSet, CellSet]:
+    """Training and validation cells; ``cache`` (an .npz) saves regenerating them between experiments."""
+    if cache is not None and cache.is_file():
+        with np.load(cache) as d:
+            return (CellSet(d["train_x"], d["train_y"], d["train_b"]), CellSet(d["val_x"], d["val_y"], d["val_b"]))
     digits_train, _ = load_digit_split()
-    t0 = time.perf_counter()
-    train_set = make_cell_set(n_boards, rng, digit_bitmaps=digits_train, bitmap_rate=0.2)
+    train_set = make_cell_set(n_boards, np.random.default_rng(seed), digit_bitmaps=digits_train, bitmap_rate=0.2)
     val_set = make_cell_set(n_val_boards, np.random.default_rng(seed + 10_000), digit_bitmaps=digits_train,
                             bitmap_rate=0.2)
+    if cache is not None:
+        np.savez(cache, train_x=train_set.features, train_y=train_set.labels, train_b=train_set.bitmap_digit,
+                 val_x=val_set.features, val_y=val_set.labels, val_b=val_set.bitmap_digit)
+    return train_set, val_set
+
+
+def train(seed: int, n_boards: int, n_val_boards: int, hidden: tuple[int, ...], out: Path,
+          cache: Path | None = None) -> CellModel:
+    from sklearn.neural_network import MLPClassifier
+
+    t0 = time.perf_counter()
+    train_set, val_set = _data(seed, n_boards, n_val_boards, cache)
     print(f"data: {len(train_set.labels)} train / {len(val_set.labels)} val cells "
           f"in {time.perf_counter() - t0:.0f} s")
     mean = train_set.features.mean(axis=0)
@@ -93,8 +105,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--val-boards", type=int, default=150)
     parser.add_argument("--hidden", type=int, nargs="+", default=[320])
     parser.add_argument("--out", type=Path, default=MODEL_PATH)
+    parser.add_argument("--cache", type=Path, default=None, help="keep the generated cells here (.npz)")
     args = parser.parse_args(argv)
-    train(args.seed, args.boards, args.val_boards, tuple(args.hidden), args.out)
+    train(args.seed, args.boards, args.val_boards, tuple(args.hidden), args.out, args.cache)
     return 0
 
 

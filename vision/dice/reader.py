@@ -109,60 +109,9 @@ def segment_dice(tray: np.ndarray) -> list[DieBlob]:
             # (a lone die seen at a slant is its top plus a side or two: up to ~1.5 times as long as wide)
             if max(rw, rh) / max(min(rw, rh), 1.0) < 1.7:
                 singles.append(area)
-    # Symbol pixels: inside a die (away from its outline, where floor shows between touching dice),
-    # coloured or clearly darker than the die's white. (Not "unlike the floor": a red felt and a
-    # purple cross are too close for that.)
-    inner = cv2.erode(mask, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (9, 9)))
-    lightness = lab[:, :, 0].astype(np.float32)
-    white = np.zeros(n, np.float32)
-    for i in components:
-        x, y, w, h = stats[i, :4]
-        white[i] = np.percentile(lightness[y:y + h, x:x + w][labels[y:y + h, x:x + w] == i], 75)
-    # Grey cube sides in shade stay above ~0.65 of the white; the symbols are coloured or darker.
-    symbol = (inner > 0) & ((lightness < 0.6 * white[labels]) | (chroma > 30))
-    # One symbol per die: its pixels (a wall's bricks, the two blades of the swords) joined up.
-    joined = cv2.dilate(symbol.astype(np.uint8), cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (7, 7))) & (mask > 0)
-    n_sym, sym_labels, sym_stats, _ = cv2.connectedComponentsWithStats(joined.astype(np.uint8), connectivity=8)
-    pieces_of: dict[int, list[tuple[float, float, int]]] = {i: [] for i in components}
-    for j in range(1, n_sym):
-        sx, sy, sw, sh = sym_stats[j, :4]
-        own = (sym_labels[sy:sy + sh, sx:sx + sw] == j) & symbol[sy:sy + sh, sx:sx + sw]
-        size = int(own.sum())
-        if size < 4:
-            continue
-        py, px = np.nonzero(own)
-        blob_label = int(np.bincount(labels[py + sy, px + sx]).argmax())
-        if blob_label in pieces_of:
-            pieces_of[blob_label].append((float(px.mean() + sx), float(py.mean() + sy), size))
-    # Pieces closer than half a die belong to one symbol (a faded head, a wall's separate bricks).
-    symbols_of: dict[int, list[tuple[float, float]]] = {}
-    for i, pieces in pieces_of.items():
-        merged: list[list[float]] = []  # x * size, y * size, size
-        for px_, py_, size in sorted(pieces, key=lambda p: -p[2]):
-            for m in merged:
-                if math.hypot(m[0] / m[2] - px_, m[1] / m[2] - py_) < 0.55 * DIE_PX:
-                    m[0] += px_ * size
-                    m[1] += py_ * size
-                    m[2] += size
-                    break
-            else:
-                merged.append([px_ * size, py_ * size, size])
-        merged.sort(key=lambda m: -m[2])  # biggest first: a crevice between two dice is a small piece
-        symbols_of[i] = [(m[0] / m[2], m[1] / m[2]) for m in merged if m[2] >= 8]
-    if singles:
-        unit = float(np.median(singles))
-    else:
-        # No lone die to measure: let the symbols count the dice of each blob.
-        per_symbol = [stats[i, cv2.CC_STAT_AREA] / len(symbols_of[i]) for i in components if symbols_of[i]]
-        unit = float(np.median(per_symbol)) if per_symbol else top_area * 1.25
+    unit = float(np.median(singles)) if singles else top_area * 1.25
     unit = float(np.clip(unit, top_area * 0.85, top_area * 2.2))
     counts = {i: max(1, int(round(stats[i, cv2.CC_STAT_AREA] / unit))) for i in components}
-    for i in components:
-        # The symbols count the dice better than the area does, when the two roughly agree.
-        # (a faint wall can go unseen, and a crevice between dice can look like a symbol: the area
-        # has the last word when the two disagree)
-        if symbols_of[i] and abs(len(symbols_of[i]) - stats[i, cv2.CC_STAT_AREA] / unit) < 0.6:
-            counts[i] = len(symbols_of[i])
     # Five dice at most lie in the tray: take surplus splits from the blobs with the least area per die.
     while sum(counts.values()) > MAX_DICE and any(k > 1 for k in counts.values()):
         crowded = min((i for i in counts if counts[i] > 1), key=lambda i: stats[i, cv2.CC_STAT_AREA] / counts[i])
@@ -174,35 +123,36 @@ def segment_dice(tray: np.ndarray) -> list[DieBlob]:
         area = stats[i, cv2.CC_STAT_AREA]
         ys, xs = np.nonzero(labels[y:y + h, x:x + w] == i)
         points = np.column_stack([xs + x, ys + y]).astype(np.float32)
-        symbols = symbols_of[i]
         k = counts[i]
         if k == 1:
             groups = [points]
         else:
             _, assign, _ = cv2.kmeans(points, k, None, criteria, 3, cv2.KMEANS_PP_CENTERS)
             groups = [points[assign.ravel() == j] for j in range(k)]
-        rects = [cv2.minAreaRect(g) for g in groups if len(g) >= 0.3 * top_area]
-        tops: list[tuple[float, float] | None] = [None] * len(rects)
-        free = list(range(len(rects)))
-        for sx, sy in symbols[: len(rects)]:
-            if not free:
-                break
-            j = min(free, key=lambda j: math.hypot(rects[j][0][0] - sx, rects[j][0][1] - sy))
-            if math.hypot(rects[j][0][0] - sx, rects[j][0][1] - sy) < DIE_PX:
-                tops[j] = (sx, sy)
-                free.remove(j)
-        for rect, top in zip(rects, tops, strict=True):
-            (cx, cy), _, angle = rect
-            offset = None if top is None else (top[0] - cx, top[1] - cy)
+        blob_light = lab[y:y + h, x:x + w, 0][ys, xs].astype(np.float32)
+        blob_chroma = chroma[y:y + h, x:x + w][ys, xs]
+        white_level = np.percentile(blob_light, 75)
+        # Grey cube sides in shade stay above ~0.65 of the white; the symbols are coloured or darker.
+        symbol = (blob_light < 0.6 * white_level) | (blob_chroma > 30)
+        symbol_points = points[symbol]
+        for group in groups:
+            if len(group) < 0.3 * top_area:
+                continue
+            (cx, cy), _, angle = cv2.minAreaRect(group)
+            offset = None
+            if len(symbol_points):
+                d = np.hypot(symbol_points[:, 0] - cx, symbol_points[:, 1] - cy)
+                near = symbol_points[d < DIE_PX * 0.75]
+                if len(near) >= 6:
+                    sx, sy = near.mean(axis=0)
+                    offset = (float(sx - cx), float(sy - cy))
             found.append(((float(cx), float(cy)), float(angle % 90.0), area / unit, offset))
-    # A die whose symbol was not found sits where the others' tops sit relative to their blobs (the
-    # camera's lean is the same for every die).
+    # The top faces all sit the same way off their blobs (the camera's lean): take the typical offset
+    # of the symbols, steadier than any one symbol (a log's bar is thin, a head lopsided, and between
+    # touching dice the nearest symbol may be the neighbour's).
     offsets = [f[3] for f in found if f[3] is not None]
     lean = np.median(np.array(offsets), axis=0) if offsets else np.zeros(2)
-    blobs = []
-    for (cx, cy), angle, units, offset in found:
-        dx, dy = offset if offset is not None else (float(lean[0]), float(lean[1]))
-        blobs.append(DieBlob((cx + dx, cy + dy), angle, units))
+    blobs = [DieBlob((c[0] + float(lean[0]), c[1] + float(lean[1])), a, u) for c, a, u, _ in found]
     return blobs
 
 

@@ -19,7 +19,7 @@ import cv2
 import numpy as np
 
 from vision.marker_plane import LocatedPlane, detect_markers, locate_plane
-from vision.pirates.geometry import BOX_MM, COLUMNS, ROWS, TRACK_LAYOUT, box_centre_mm
+from vision.pirates.geometry import BLOCK_X_MM, BLOCK_Y_MM, BOX_MM, BOX_PITCH_MM, COLUMNS, ROWS, TRACK_LAYOUT
 
 PX_PER_MM = 4.0
 MARK_THRESHOLD = 0.06  # fraction of a box's inside covered by ink
@@ -42,21 +42,18 @@ def locate_track(markers: dict[int, np.ndarray]) -> LocatedPlane | None:
 
 def box_scores(track: np.ndarray) -> np.ndarray:
     """Ink fraction of each box's inside, (6, 10), from the rectified track at PX_PER_MM."""
-    gray = cv2.cvtColor(track, cv2.COLOR_BGR2GRAY).astype(np.float32)
-    half_in = (BOX_MM / 2 - _INSET_MM) * PX_PER_MM
-    half_out = (BOX_MM / 2 + 1.5) * PX_PER_MM
-    scores = np.zeros((ROWS, COLUMNS), np.float32)
-    for r in range(ROWS):
-        for c in range(COLUMNS):
-            cx, cy = (v * PX_PER_MM for v in box_centre_mm(r, c))
-            outer = gray[int(cy - half_out):int(cy + half_out), int(cx - half_out):int(cx + half_out)]
-            inner = gray[int(cy - half_in):int(cy + half_in), int(cx - half_in):int(cx + half_in)]
-            if inner.size == 0 or outer.size == 0:
-                continue
-            # Paper brightness near this box (shadows and glare change it across the track).
-            paper = max(float(np.percentile(outer, 90)), 1.0)
-            scores[r, c] = float((inner < 0.62 * paper).mean())
-    return scores
+    gray = cv2.cvtColor(track, cv2.COLOR_BGR2GRAY)
+    pitch = int(round(BOX_PITCH_MM * PX_PER_MM))
+    x0, y0 = int(round(BLOCK_X_MM * PX_PER_MM)), int(round(BLOCK_Y_MM * PX_PER_MM))
+    block = gray[y0:y0 + ROWS * pitch, x0:x0 + COLUMNS * pitch].astype(np.float32)
+    if block.shape != (ROWS * pitch, COLUMNS * pitch):
+        return np.zeros((ROWS, COLUMNS), np.float32)
+    cells = block.reshape(ROWS, pitch, COLUMNS, pitch).transpose(0, 2, 1, 3)  # (row, col, y, x)
+    # Paper brightness around each box (shadows and glare change it across the track).
+    paper = np.maximum(np.percentile(cells.reshape(ROWS, COLUMNS, -1), 90, axis=2), 1.0)
+    inset = int(round((BOX_PITCH_MM - BOX_MM) / 2 * PX_PER_MM + _INSET_MM * PX_PER_MM))
+    inner = cells[:, :, inset:pitch - inset, inset:pitch - inset]
+    return (inner < 0.62 * paper[:, :, None, None]).mean(axis=(2, 3)).astype(np.float32)
 
 
 def infer_players(marks: np.ndarray, players_hint: int | None = None) -> tuple[int, int]:

@@ -9,6 +9,7 @@
     var data;
     try { data = JSON.parse(ev.data); } catch (e) { return; }
     if (!data.html) { return; }
+    if (Number(data.version) < Number(dash.dataset.version || 0)) { return; }  // an older update, late
     if (String(data.game) !== String(dash.dataset.game || data.game)) { window.location.reload(); return; }
     dash.dataset.game = data.game;
     Object.keys(data.html).forEach(function (name) {
