@@ -14,6 +14,7 @@ from __future__ import annotations
 import contextlib
 import ctypes
 import random
+import sys
 import threading
 import time
 from typing import Any
@@ -144,6 +145,7 @@ class DemoTable(threading.Thread):
             self.play(tracker)
         except Exception as exc:  # the dashboard says so; the service keeps running
             self.error = f"{type(exc).__name__}: {exc}"
+            print(f"companion serve: the demo stopped: {self.error}", file=sys.stderr, flush=True)
             self.service.camera_status, self.service.camera_error = "demo stopped", self.error[:200]
             self.service.publish()
         finally:

@@ -46,6 +46,9 @@ class TableReader:
         self._static_frames = 0
         self.frame_index = 0
         self.fast_hits = 0
+        self.boards_reused = 0
+        # seat -> (thumbnail of the rectified board, its reading): an unchanged board is not read again.
+        self._board_cache: dict[int, tuple[np.ndarray, BoardReading]] = {}
 
     @property
     def cell_reader(self) -> Any:
@@ -56,6 +59,7 @@ class TableReader:
         return self._cell_reader
 
     def reset(self) -> None:
+        self._board_cache.clear()
         self._last_small = None
         self._last_obs = None
         self._reference = None
@@ -122,14 +126,24 @@ class TableReader:
             located = [single] if single is not None else []
         boards = []
         for lb in located:
+            corners = tuple((float(x), float(y)) for x, y in np.asarray(lb.corners).reshape(-1, 2))
+            thumb = _board_thumb(lb.rectified)
+            cached = self._board_cache.get(lb.seat)
+            if cached is not None and _same_thumb(cached[0], thumb):
+                # Nothing drawn on this board since it was last read: keep that reading.
+                boards.append(dataclasses.replace(cached[1], corners=corners))
+                self.boards_reused += 1
+                continue
             city, confidence, uncertain = self.cell_reader.read(lb.rectified)
-            boards.append(BoardReading(
+            board = BoardReading(
                 seat=lb.seat,
                 city=tuple(city),
                 confidence=tuple(tuple(float(v) for v in row) for row in confidence),
                 uncertain=tuple(uncertain),
-                corners=tuple((float(x), float(y)) for x, y in np.asarray(lb.corners).reshape(-1, 2)),
-            ))
+                corners=corners,
+            )
+            self._board_cache[lb.seat] = (thumb, board)
+            boards.append(board)
         # Measured at 640 px wide: at the fast-path size a motion blur hides in the downscaling.
         extra: dict[str, Any] = {"sharpness": frame_sharpness(frame, width=640)}
         tray_plane = locate_tray(markers)
@@ -172,6 +186,18 @@ def detect_all_markers(frame: np.ndarray) -> dict[int, np.ndarray]:
         for marker_id, corners in detect_markers(_CLAHE.apply(gray)).items():
             markers.setdefault(marker_id, corners)
     return markers
+
+
+_THUMB_SIDE = 84  # 12 px a cell: a new drawing changes dozens of pixels, sensor noise none
+
+
+def _board_thumb(rectified: np.ndarray) -> np.ndarray:
+    gray = cv2.cvtColor(rectified, cv2.COLOR_BGR2GRAY) if rectified.ndim == 3 else rectified
+    return cv2.resize(gray, (_THUMB_SIDE, _THUMB_SIDE), interpolation=cv2.INTER_AREA)
+
+
+def _same_thumb(a: np.ndarray, b: np.ndarray) -> bool:
+    return a.shape == b.shape and int((cv2.absdiff(a, b) > 22).sum()) <= 3
 
 
 def _plane_outline(plane: LocatedPlane) -> np.ndarray:

@@ -1,11 +1,12 @@
 """Only what stays still reaches the game: a hand, a blur or a die in the air never makes a change.
 
-Each frame's observation is first cleaned: parts the frame cannot be trusted on (a board under a hand
-or read with many doubtful cells, dice with a doubtful face or a blob that is not one die, the whole
-frame when it is blurred) are replaced by the last committed value of that part. A part that drops out
-of view (markers hidden) also keeps its last value. The cleaned observation is committed only when it
-differs from the last commit and has stayed exactly the same for ``hold_frames`` consecutive frames and
-at least ``hold_seconds``; any distrusted frame restarts the count.
+Each frame's observation is first cleaned: a blurred frame is distrusted as a whole; a part under a
+hand (the reader reports big changes over a board, the tray or the track) or out of view (markers
+hidden) keeps its last committed value. The cleaned observation is committed only when it differs
+from the last commit and has stayed exactly the same for ``hold_frames`` consecutive frames and at
+least ``hold_seconds``; a reading with doubtful parts (a die read with low confidence, a board
+suddenly much less sure of its cells, an unclear track) must hold ``doubt_factor`` times longer. Any
+distrusted frame restarts the count.
 """
 
 from __future__ import annotations
@@ -53,7 +54,8 @@ class StabilityFilter:
         hold_seconds: float = 0.0,
         *,
         min_die_confidence: float = 0.6,
-        max_uncertain_cells: int = 4,
+        max_uncertain_cells: int = 3,
+        doubt_factor: int = 4,
         min_track_confidence: float = 0.3,
         blur_ratio: float = 0.45,
         min_sharpness: float = 15.0,
@@ -63,6 +65,8 @@ class StabilityFilter:
         self.hold_seconds = hold_seconds
         self.min_die_confidence = min_die_confidence
         self.max_uncertain_cells = max_uncertain_cells
+        self.doubt_factor = doubt_factor
+        self._doubtful = False
         self.min_track_confidence = min_track_confidence
         self.blur_ratio = blur_ratio
         self.min_sharpness = min_sharpness
@@ -87,65 +91,74 @@ class StabilityFilter:
             del history[:-30]
         return blurred
 
-    def _board_ok(self, board: BoardReading, occluded: set[int]) -> bool:
-        return board.seat not in occluded and len(board.uncertain) <= self.max_uncertain_cells
+    def _board_doubtful(self, board: BoardReading, previous: BoardReading | None) -> bool:
+        """Much less sure of its cells than at the last commit (some boards always carry a few
+        doubtful cells; a hand or a shadow the diff missed adds many at once)."""
+        before = len(previous.uncertain) if previous is not None else 0
+        return len(board.uncertain) > before + self.max_uncertain_cells
 
-    def _dice_ok(self, obs: Observation) -> bool:
-        if obs.extra.get("dice_occluded") or obs.dice is None:
-            return False
-        return all(d.confidence >= self.min_die_confidence for d in obs.dice)
-
-    def clean(self, obs: Observation) -> Observation | None:
-        """The observation with untrusted parts replaced by the last commit; None to distrust it all."""
+    def clean(self, obs: Observation) -> tuple[Observation, bool] | None:
+        """(the observation with covered or missing parts replaced by the last commit, whether any
+        part read is doubtful); None to distrust the whole frame."""
         if self._blurred(obs):
             return None
         last = self.committed
+        doubtful = False
         occluded = set(obs.extra.get("occluded_seats", ()))
         boards: dict[int, BoardReading] = {b.seat: b for b in (last.boards if last else ())}
-        fresh_boards = {b.seat: b for b in obs.boards}
-        for seat, board in fresh_boards.items():
-            if self._board_ok(board, occluded):
-                boards[seat] = board
-            elif seat not in boards:
-                return None  # nothing to fall back on: wait for a clean view
-        dice: tuple[DieReading, ...] | None
-        if self._dice_ok(obs):
-            dice = obs.dice
-        elif last is not None and last.dice is not None:
-            dice = last.dice
-        elif obs.dice is None and not obs.extra.get("dice_occluded"):
-            dice = None  # no tray in view at all
-        else:
-            return None
-        pirates = obs.pirate_boxes
-        track_conf = float(obs.extra.get("pirates_confidence", 1.0))
-        if pirates is None or obs.extra.get("pirates_occluded") or track_conf < self.min_track_confidence:
-            pirates = last.pirate_boxes if last is not None else pirates
-            if pirates is not None and last is None:
+        for board in obs.boards:
+            if board.seat in occluded:
+                if board.seat not in boards:
+                    return None  # under a hand and nothing to fall back on: wait for a clean view
+                continue
+            doubtful |= self._board_doubtful(board, boards.get(board.seat))
+            boards[board.seat] = board
+        dice: tuple[DieReading, ...] | None = obs.dice
+        if obs.extra.get("dice_occluded") or obs.dice is None:
+            if last is not None and last.dice is not None:
+                dice = last.dice
+            elif obs.extra.get("dice_occluded"):
                 return None
-        return dataclasses.replace(
+        else:
+            doubtful |= any(d.confidence < self.min_die_confidence for d in obs.dice)
+        pirates = obs.pirate_boxes
+        if pirates is None or obs.extra.get("pirates_occluded"):
+            if last is not None and last.pirate_boxes is not None:
+                pirates = last.pirate_boxes
+            elif obs.extra.get("pirates_occluded"):
+                return None
+        else:
+            doubtful |= float(obs.extra.get("pirates_confidence", 1.0)) < self.min_track_confidence
+        cleaned = dataclasses.replace(
             obs, boards=tuple(sorted(boards.values(), key=lambda b: b.seat)), dice=dice, pirate_boxes=pirates
         )
+        return cleaned, doubtful
 
     # --- holding ------------------------------------------------------------------------------------
     def push(self, obs: Observation) -> Observation | None:
-        cleaned = self.clean(obs)
-        if cleaned is None:
+        result = self.clean(obs)
+        if result is None:
             self.distrusted_frames += 1
             self._candidate = None
             self._held = 0
             return None
+        cleaned, doubtful = result
         now = self.clock()
         sig = signature(cleaned)
         if sig != self._candidate:
             self._candidate = sig
             self._candidate_since = now
             self._held = 1
+            self._doubtful = doubtful
         else:
             self._held += 1
+            self._doubtful |= doubtful
         if self.committed is not None and sig == signature(self.committed):
             return None
-        if self._held >= self.hold_frames and now - self._candidate_since >= self.hold_seconds:
+        # A reading with doubtful parts (a low-confidence die, a board suddenly full of doubtful
+        # cells) must hold several times longer: a die in the air or a passing shadow never does.
+        needed = self.hold_frames * (self.doubt_factor if self._doubtful else 1)
+        if self._held >= needed and now - self._candidate_since >= self.hold_seconds:
             self.committed = cleaned
             return cleaned
         return None

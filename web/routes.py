@@ -240,9 +240,9 @@ def setup() -> Any:
     data = guarded()
     names = data.get("players")
     if isinstance(names, list):
-        if not all(isinstance(n, str) for n in names) or len(names) > 5:
-            raise UserError("players must be a list of up to 5 names")
-        names = [n.strip()[:30] for n in names]
+        if not all(isinstance(n, str) and len(n.strip()) <= 30 for n in names) or len(names) > 5:
+            raise UserError("players must be a list of up to 5 names of at most 30 characters")
+        names = [n.strip() for n in names]
     else:
         names = [text(data, f"player{i}", 30) for i in range(5)]
     seats_given = data.get("seats")

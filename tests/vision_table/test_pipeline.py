@@ -80,3 +80,15 @@ def test_a_lone_board_without_markers_is_seat_zero(reader, cell_stub):
     assert [b.seat for b in obs.boards] == [0]
     assert cell_stub.calls == 1
     assert obs.dice is None and obs.pirate_boxes is None
+
+
+def test_boards_unchanged_since_their_last_read_are_not_read_again(reader, table_spec, cell_stub):
+    rng = np.random.default_rng(9)
+    reader.read(render_table(table_spec, rng)[0])
+    assert cell_stub.calls == 3
+    # A hand over one board: the frame changed, the other boards did not.
+    frame, _ = render_table(dataclasses.replace(table_spec, hand=True), rng)
+    obs = reader.read(frame)
+    assert reader.boards_reused >= 1
+    assert cell_stub.calls + reader.boards_reused == 6
+    assert [b.seat for b in obs.boards] == [0, 1, 2] or obs.extra.get("occluded_seats")

@@ -126,3 +126,12 @@ def test_rendered_disturbances_commit_nothing(options, table_spec, cell_stub):
     for _ in range(5):
         frame, truth = render_table(disturbed, rng)
         assert filt.push(reader.read(frame)) is None
+
+
+def test_a_doubtful_reading_needs_a_longer_hold_but_gets_there():
+    filt = StabilityFilter(hold_frames=3, doubt_factor=4)
+    feed(filt, [obs()] * 4)
+    changed = obs(dice=("log", "log", "wall", "cross", "swords"), die_conf=0.5)
+    results = [filt.push(changed) is not None for _ in range(13)]
+    assert results == [False] * 11 + [True, False]
+    assert sorted(filt.committed.dice_faces) == ["cross", "log", "log", "swords", "wall"]
