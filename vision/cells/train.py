@@ -52,7 +52,7 @@ def _data(seed: int, n_boards: int, n_val_boards: int, cache: Path | None) -> tu
 
 
 def train(seed: int, n_boards: int, n_val_boards: int, hidden: tuple[int, ...], out: Path,
-          cache: Path | None = None) -> CellModel:
+          cache: Path | None = None, alpha: float = 1e-3) -> CellModel:
     from sklearn.neural_network import MLPClassifier
 
     t0 = time.perf_counter()
@@ -63,7 +63,7 @@ def train(seed: int, n_boards: int, n_val_boards: int, hidden: tuple[int, ...], 
     scale = train_set.features.std(axis=0) + 1e-3
     x = (train_set.features - mean) / scale
     t0 = time.perf_counter()
-    mlp = MLPClassifier(hidden_layer_sizes=hidden, alpha=1e-3, batch_size=256, learning_rate_init=1e-3,
+    mlp = MLPClassifier(hidden_layer_sizes=hidden, alpha=alpha, batch_size=256, learning_rate_init=1e-3,
                         max_iter=45, early_stopping=True, validation_fraction=0.1, n_iter_no_change=8,
                         random_state=seed)
     mlp.fit(x, train_set.labels)
@@ -106,8 +106,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--hidden", type=int, nargs="+", default=[320])
     parser.add_argument("--out", type=Path, default=MODEL_PATH)
     parser.add_argument("--cache", type=Path, default=None, help="keep the generated cells here (.npz)")
+    parser.add_argument("--alpha", type=float, default=1e-3, help="L2 penalty")
     args = parser.parse_args(argv)
-    train(args.seed, args.boards, args.val_boards, tuple(args.hidden), args.out, args.cache)
+    train(args.seed, args.boards, args.val_boards, tuple(args.hidden), args.out, args.cache, args.alpha)
     return 0
 
 
