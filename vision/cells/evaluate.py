@@ -29,6 +29,7 @@ class Report:
     cells: int = 0
     cell_errors: int = 0
     boards_perfect: int = 0
+    boards_no_confident_error: int = 0  # every wrong cell (if any) was in the uncertain list
     errors_flagged: int = 0  # wrong cells that were also in the uncertain list
     right_flagged: int = 0  # right cells needlessly flagged uncertain
     read_seconds: list[float] = field(default_factory=list)
@@ -40,7 +41,11 @@ class Report:
         out = [
             f"boards {self.boards}, cells {self.cells}",
             f"per-cell error {self.cell_errors / max(self.cells, 1):.3%} ({self.cell_errors} cells)",
-            f"boards without error {self.boards_perfect / max(self.boards, 1):.1%}",
+            f"boards without error {self.boards_perfect / max(self.boards, 1):.1%}; without a confident "
+            f"error (all misreads flagged uncertain) {self.boards_no_confident_error / max(self.boards, 1):.1%}",
+            f"confident per-cell error (wrong and not flagged) "
+            f"{(self.cell_errors - self.errors_flagged) / max(self.cells, 1):.3%}; "
+            f"cells flagged uncertain {(self.errors_flagged + self.right_flagged) / max(self.cells, 1):.1%}",
             f"wrong cells flagged uncertain {self.errors_flagged}/{self.cell_errors}; "
             f"right cells flagged {self.right_flagged}",
             f"read time per board {1000 * float(np.mean(self.read_seconds or [0])):.1f} ms",
@@ -76,7 +81,7 @@ def evaluate(reader: CellReader, n_boards: int, seed: int, *, digit_boards: int 
         t0 = time.perf_counter()
         read, _, uncertain = reader.read(rectified)
         report.read_seconds.append(time.perf_counter() - t0)
-        wrong = 0
+        wrong = confident_wrong = 0
         for i, name in enumerate(ALL_CELLS):
             if name in towers:
                 continue
@@ -95,12 +100,14 @@ def evaluate(reader: CellReader, n_boards: int, seed: int, *, digit_boards: int 
                 wrong += 1
                 seen[1] += 1
                 report.errors_flagged += name in uncertain
+                confident_wrong += name not in uncertain
             else:
                 report.right_flagged += name in uncertain
         if not with_digits:
             report.boards += 1
             report.cell_errors += wrong
             report.boards_perfect += wrong == 0
+            report.boards_no_confident_error += confident_wrong == 0
     return report
 
 

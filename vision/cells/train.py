@@ -52,7 +52,7 @@ def _data(seed: int, n_boards: int, n_val_boards: int, cache: Path | None) -> tu
 
 
 def train(seed: int, n_boards: int, n_val_boards: int, hidden: tuple[int, ...], out: Path,
-          cache: Path | None = None, alpha: float = 1e-3) -> CellModel:
+          cache: Path | None = None, alpha: float = 1e-2) -> CellModel:
     from sklearn.neural_network import MLPClassifier
 
     t0 = time.perf_counter()
@@ -106,7 +106,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--hidden", type=int, nargs="+", default=[320])
     parser.add_argument("--out", type=Path, default=MODEL_PATH)
     parser.add_argument("--cache", type=Path, default=None, help="keep the generated cells here (.npz)")
-    parser.add_argument("--alpha", type=float, default=1e-3, help="L2 penalty")
+    parser.add_argument("--alpha", type=float, default=1e-2, help="L2 penalty")
     args = parser.parse_args(argv)
     train(args.seed, args.boards, args.val_boards, tuple(args.hidden), args.out, args.cache, args.alpha)
     return 0
