@@ -13,13 +13,14 @@ from __future__ import annotations
 
 import argparse
 import time
+from pathlib import Path
 
 import numpy as np
 
 from vision.board import find_boards
 from vision.board.dataset import photograph
 from vision.cells.evaluate import evaluate
-from vision.cells.reader import CellReader
+from vision.cells.reader import DEFAULT_MODEL_PATH, CellReader
 from vision.synth.board import random_city, render_board
 
 
@@ -28,9 +29,12 @@ def main() -> None:
     parser.add_argument("--boards", type=int, default=200)
     parser.add_argument("--digit-boards", type=int, default=40)
     parser.add_argument("--seed", type=int, default=999)
+    parser.add_argument("--model", type=Path, default=DEFAULT_MODEL_PATH,
+                        help="model file (default: the shipped one; vision/cells/model.npz is the older MLP)")
     args = parser.parse_args()
 
-    reader = CellReader("en")
+    reader = CellReader("en", model_path=args.model)
+    print(f"model {args.model.name}")
     t0 = time.perf_counter()
     report = evaluate(reader, args.boards, args.seed, digit_boards=args.digit_boards)
     elapsed = time.perf_counter() - t0

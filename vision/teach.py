@@ -29,10 +29,10 @@ from companion.errors import UserError
 from companion.layout import ALL_CELLS, LAYOUT, SIZE, cell_index, empty_city
 from vision.board import find_boards, find_single_board
 from vision.cells.dataset import jitter_rectified
-from vision.cells.features import cell_crops, crop_features
+from vision.cells.features import cell_crops
 from vision.cells.labels import GLYPH_CLASSES, check_language, glyph_for_char
-from vision.cells.model import MODEL_PATH, CellModel
-from vision.cells.reader import TEACH_FILE, CellReader
+from vision.cells.model import CellModel
+from vision.cells.reader import DEFAULT_MODEL_PATH, TEACH_FILE, CellReader
 
 # Cell -> what is drawn there, in city notation (persons in the table's own letters).
 TEACH_LAYOUT: dict[str, str] = {
@@ -72,7 +72,7 @@ def _augment(rectified: np.ndarray, rng: np.random.Generator) -> np.ndarray:
 
 
 def teach_from_rectified(boards: Sequence[np.ndarray], data_dir: str | Path, language: str = "en", *,
-                         seed: int = 0, base_model: Path = MODEL_PATH) -> dict[str, Any]:
+                         seed: int = 0, base_model: Path = DEFAULT_MODEL_PATH) -> dict[str, Any]:
     """Adapt the reader to the hand on these rectified teaching boards; writes ``data_dir/teach.npz``."""
     check_language(language)
     if not boards:
@@ -92,7 +92,7 @@ def teach_from_rectified(boards: Sequence[np.ndarray], data_dir: str | Path, lan
         before_wrong |= {ALL_CELLS[i] for i in taught_idx if read[i // SIZE][i % SIZE] != city[i // SIZE][i % SIZE]}
         for k in range(AUGMENTATIONS + 1):
             view = rectified if k == 0 else _augment(rectified, rng)
-            feats.append(crop_features(cell_crops(view)[spaces]))
+            feats.append(base_reader.crop_features(cell_crops(view)[spaces]))
             ys.append(labels)
     x, y = np.vstack(feats), np.concatenate(ys)
     adapted = base.fine_tune(x, y, epochs=8, lr=2e-3, seed=seed)

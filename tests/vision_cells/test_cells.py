@@ -99,6 +99,7 @@ def test_runtime_does_not_import_sklearn(tmp_path):
         "import vision.board, vision.teach\n"
         "CellReader().read(np.full((448, 448, 3), 200, np.uint8))\n"
         "assert 'sklearn' not in sys.modules, 'sklearn imported at run time'\n"
+        "assert 'torch' not in sys.modules, 'torch imported at run time'\n"
     )
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert result.returncode == 0, result.stderr

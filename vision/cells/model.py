@@ -1,7 +1,8 @@
 """The cell classifier at run time: a small MLP in plain NumPy, loaded from a committed .npz.
 
-Trained with scikit-learn (``vision.cells.train``), which is a dev dependency only; this module never
-imports it. Probabilities are a temperature-scaled softmax, the temperature fitted on held-out cells
+Either the whole classifier on hand-made features (``model.npz``, trained with scikit-learn by
+``vision.cells.train``) or the dense head on top of the convolutional trunk (``cnn.npz``, trained with
+PyTorch by ``vision.cells.train_cnn``); training libraries are dev dependencies only, never imported here. Probabilities are a temperature-scaled softmax, the temperature fitted on held-out cells
 so that a 0.9 means right about nine times in ten. ``fine_tune`` adapts the network to a taught hand.
 """
 
@@ -47,6 +48,10 @@ class CellModel:
             )
 
     def save(self, path: Path, *, with_replay: bool = True) -> None:
+        np.savez_compressed(path, **self.arrays(with_replay=with_replay))
+
+    def arrays(self, *, with_replay: bool = True) -> dict[str, np.ndarray]:
+        """What ``load`` reads back."""
         arrays: dict[str, np.ndarray] = {
             "n_layers": np.array(len(self.weights)),
             "classes": np.array(self.classes),
@@ -60,7 +65,7 @@ class CellModel:
         if with_replay and self.replay_x is not None and self.replay_y is not None:
             arrays["replay_x"] = self.replay_x.astype(np.float16)
             arrays["replay_y"] = self.replay_y.astype(np.int16)
-        np.savez_compressed(path, **arrays)
+        return arrays
 
     def standardise(self, features: np.ndarray) -> np.ndarray:
         return (features - self.mean) / self.scale

@@ -9,9 +9,13 @@ import numpy as np
 
 from companion.layout import ALL_CELLS, LAYOUT, SIZE
 from vision.board.locate import RECT_CELL_PX
-from vision.cells.features import board_features, cell_crops, crop_features
+from vision.cells.cnn import CNN_PATH, ConvTrunk
+from vision.cells.features import cell_crops, crop_features
 from vision.cells.labels import GLYPH_CLASSES, char_for_glyph, check_language
 from vision.cells.model import MODEL_PATH, CellModel
+
+# The shipped model: the convolutional one when present (``vision.cells.train_cnn``), else the MLP.
+DEFAULT_MODEL_PATH = CNN_PATH if CNN_PATH.is_file() else MODEL_PATH
 
 RECT_SIDE = 7 * RECT_CELL_PX
 UNCERTAIN_BELOW = 0.8  # calibrated probability under which a cell is reported as uncertain
@@ -29,11 +33,13 @@ class CellReader:
     """
 
     def __init__(self, language: str = "en", data_dir: str | Path | None = None,
-                 model_path: Path = MODEL_PATH) -> None:
+                 model_path: Path = DEFAULT_MODEL_PATH) -> None:
         self.language = check_language(language)
         self.taught = False
         taught_path = Path(data_dir) / TEACH_FILE if data_dir is not None else None
         self.model = CellModel.load(model_path)
+        # A CNN file holds a convolutional trunk that turns crops into the head's input features.
+        self.trunk = ConvTrunk.load(model_path) if ConvTrunk.is_cnn_file(model_path) else None
         if taught_path is not None and taught_path.is_file():
             try:
                 taught: CellModel | None = CellModel.load(taught_path)
@@ -46,13 +52,17 @@ class CellReader:
         # Letters this language does not use (a 'G' person in English) are never read.
         self.allowed = np.array([c is not None for c in self.chars])
 
+    def crop_features(self, crops: np.ndarray) -> np.ndarray:
+        """The model's input features for ink maps (n, CROP_PX, CROP_PX) from ``cell_crops``."""
+        return self.trunk.features(crops) if self.trunk is not None else crop_features(crops)
+
     def probabilities(self, rectified: np.ndarray) -> np.ndarray:
         """(49, n_classes) calibrated probabilities, cells row by row."""
         if rectified is None or rectified.ndim not in (2, 3) or rectified.shape[0] < 7 * 8:
             raise ValueError("CellReader.read needs a rectified board image")
         if rectified.shape[0] != RECT_SIDE or rectified.shape[1] != RECT_SIDE:
             rectified = cv2.resize(rectified, (RECT_SIDE, RECT_SIDE), interpolation=cv2.INTER_AREA)
-        probs = self.model.probabilities(board_features(rectified), self.allowed)
+        probs = self.model.probabilities(self.crop_features(cell_crops(rectified)), self.allowed)
         # A second look at doubtful cells: average over crops nudged a few pixels each way, which
         # smooths out a slightly wrong homography or a stroke at the cell's edge.
         doubtful = [i for i in np.flatnonzero(probs.max(axis=1) < SECOND_LOOK_BELOW) if i not in _TOWER_INDEX]
@@ -60,7 +70,7 @@ class CellReader:
             total = probs[doubtful].copy()
             for shift in SECOND_LOOK_SHIFTS:
                 crops = cell_crops(rectified, shift, [int(i) for i in doubtful])
-                total += self.model.probabilities(crop_features(crops), self.allowed)
+                total += self.model.probabilities(self.crop_features(crops), self.allowed)
             probs[doubtful] = total / (1 + len(SECOND_LOOK_SHIFTS))
         return probs
 

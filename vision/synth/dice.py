@@ -415,6 +415,7 @@ def tray_scene(
         touching = bool(rng.random() < 0.4)
     render_scale = 4.0
     tray, dice = render_tray(faces, rng, render_scale, touching=touching)
+    # About what the table camera gives (1.45 px/mm at the view's centre), nearer and farther.
     scale = float(rng.uniform(1.25, 1.8)) if px_per_mm is None else px_per_mm
     to_frame = random_view(TRAY_W_MM, TRAY_H_MM, rng, canvas_size, scale)
     table = np.array(rng.uniform(60, 200, 3), np.uint8)

@@ -137,9 +137,15 @@ def _inside(poly: np.ndarray, pts: np.ndarray) -> bool:
     return all(cv2.pointPolygonTest(poly, (float(x), float(y)), False) >= 0 for x, y in pts)
 
 
+def _frame_area(camera: _Camera, corners_mm: np.ndarray) -> float:
+    pts = cv2.perspectiveTransform(corners_mm.reshape(1, -1, 2).astype(np.float64), camera.table_to_frame)[0]
+    return float(cv2.contourArea(pts.astype(np.float32)))
+
+
 def _place(rng: np.random.Generator, camera: _Camera, sizes: list[tuple[str, float, float]]) -> list[_Item] | None:
     visible = _visible_polygon(camera)
     lo, hi = visible.min(axis=0), visible.max(axis=0)
+    centre_scale = _frame_area(camera, np.array([[-5, -5], [5, -5], [5, 5], [-5, 5]], np.float32)) / 100.0
     items: list[_Item] = []
     for kind, w, h in sizes:
         for attempt in range(600):
@@ -148,6 +154,10 @@ def _place(rng: np.random.Generator, camera: _Camera, sizes: list[tuple[str, flo
             centre = (float(rng.uniform(lo[0], hi[0])), float(rng.uniform(lo[1], hi[1])))
             item = _Item(kind, w, h, centre, angle)
             if not _inside(visible, item.corners_mm()):
+                continue
+            # Not in the far corner of a steep view, where it would shrink to half size: players put
+            # the tray and boards where the camera sees them well.
+            if _frame_area(camera, item.corners_mm()) < 0.55 * centre_scale * w * h:
                 continue
             if any(cv2.intersectConvexConvex(item.corners_mm(12), other.corners_mm(12))[0] > 0 for other in items):
                 continue
@@ -219,7 +229,7 @@ def _lighting(rng: np.random.Generator) -> tuple[np.ndarray, dict[str, object]]:
     return gain.astype(np.float32), info
 
 
-@functools.lru_cache(maxsize=6)
+@functools.lru_cache(maxsize=3)
 def _scene(spec: TableSpec) -> _Scene:
     rng = np.random.default_rng(spec.seed)
     from vision.synth.board import render_city

@@ -1,0 +1,67 @@
+"""The NumPy forward pass of the convolutional cell classifier, checked against a plain loop."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from vision.cells.cnn import CNN_PATH, ConvTrunk, save_cnn
+from vision.cells.model import CellModel
+from vision.cells.reader import CellReader
+
+
+def _direct_conv_relu(x: np.ndarray, weight: np.ndarray, bias: np.ndarray) -> np.ndarray:
+    """x (h, w, c_in), weight (c_out, c_in, 3, 3) as PyTorch keeps it: 'same' conv, ReLU, by loops."""
+    h, w, _ = x.shape
+    padded = np.pad(x, ((1, 1), (1, 1), (0, 0)))
+    out = np.zeros((h, w, len(weight)))
+    for y in range(h):
+        for xx in range(w):
+            patch = padded[y:y + 3, xx:xx + 3].transpose(2, 0, 1)  # (c_in, 3, 3)
+            out[y, xx] = (weight * patch[None]).sum(axis=(1, 2, 3)) + bias
+    return np.maximum(out, 0)
+
+
+def _pool(x: np.ndarray) -> np.ndarray:
+    h, w, c = x.shape
+    return x.reshape(h // 2, 2, w // 2, 2, c).max(axis=(1, 3))
+
+
+def test_trunk_matches_direct_convolution():
+    rng = np.random.default_rng(0)
+    channels = (1, 3, 4)
+    weights = [rng.normal(0, 0.5, (c_out, c_in, 3, 3)) for c_in, c_out in zip(channels[:-1], channels[1:])]
+    biases = [rng.normal(0, 0.1, len(w)) for w in weights]
+    trunk = ConvTrunk(tuple(w.transpose(2, 3, 1, 0).reshape(-1, len(w)).astype(np.float32) for w in weights),
+                      tuple(b.astype(np.float32) for b in biases))
+    crops = rng.random((2, 8, 12)).astype(np.float32)
+    got = trunk.features(crops)
+    for crop, row in zip(crops, got, strict=True):
+        x = crop[..., None].astype(np.float64)
+        for w, b in zip(weights, biases, strict=True):
+            x = _pool(_direct_conv_relu(x, w, b))
+        np.testing.assert_allclose(row, x.transpose(2, 0, 1).ravel(), rtol=1e-4, atol=1e-5)
+
+
+def test_save_and_load_round_trip(tmp_path):
+    rng = np.random.default_rng(1)
+    trunk = ConvTrunk((rng.normal(size=(9, 2)).astype(np.float32),), (np.zeros(2, np.float32),))
+    n_features = 2 * 4 * 4
+    head = CellModel(mean=np.zeros(n_features, np.float32), scale=np.ones(n_features, np.float32),
+                     weights=(rng.normal(size=(n_features, 17)).astype(np.float32),),
+                     biases=(np.zeros(17, np.float32),), temperature=1.5)
+    path = tmp_path / "cnn.npz"
+    save_cnn(path, trunk, head)
+    assert ConvTrunk.is_cnn_file(path)
+    back = ConvTrunk.load(path)
+    crops = rng.random((3, 8, 8)).astype(np.float32)
+    np.testing.assert_allclose(back.features(crops), trunk.features(crops), rtol=2e-3, atol=2e-3)
+    assert CellModel.load(path).temperature == 1.5
+
+
+def test_reader_runs_the_shipped_cnn():
+    if not CNN_PATH.is_file():
+        return  # the MLP is the shipped model: nothing to check here (test_cells covers it)
+    reader = CellReader("en")
+    assert reader.trunk is not None
+    probs = reader.probabilities(np.full((448, 448, 3), 210, np.uint8))
+    assert probs.shape == (49, 17) and np.allclose(probs.sum(axis=1), 1.0)

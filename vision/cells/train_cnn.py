@@ -1,0 +1,174 @@
+"""Train the convolutional cell classifier and write ``vision/cells/cnn.npz``.
+
+    .venv/bin/python -m vision.cells.train_cnn --seed 0
+
+PyTorch is a training-time tool only (``pip install torch``): the weights are exported to a plain
+.npz and ``vision.cells.cnn`` runs them with NumPy. Synthetic boards only, plus scikit-learn's
+``load_digits`` training split for church sizes (``dataset.load_digit_split``); the test split is
+only ever used by ``vision.cells.evaluate`` and the benchmark.
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from vision.cells.cnn import CNN_PATH, ConvTrunk, save_cnn
+from vision.cells.dataset import load_digit_split, make_cell_set
+from vision.cells.features import CROP_PX
+from vision.cells.labels import GLYPH_CLASSES
+from vision.cells.model import CellModel
+from vision.cells.train import fit_temperature
+
+
+def cell_crops_data(seed: int, n_boards: int, n_val_boards: int,
+                    cache: Path | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """(train crops, train labels, val crops, val labels); ``cache`` (.npz) keeps them between runs."""
+    if cache is not None and cache.is_file():
+        with np.load(cache) as d:
+            return d["train_x"], d["train_y"], d["val_x"], d["val_y"]
+    digits_train, _ = load_digit_split()
+    train_set = make_cell_set(n_boards, np.random.default_rng(seed), digit_bitmaps=digits_train,
+                              bitmap_rate=0.2, keep_crops=True)
+    val_set = make_cell_set(n_val_boards, np.random.default_rng(seed + 10_000), digit_bitmaps=digits_train,
+                            bitmap_rate=0.2, keep_crops=True)
+    assert train_set.crops is not None and val_set.crops is not None
+    out = (train_set.crops.astype(np.float16), train_set.labels, val_set.crops.astype(np.float16), val_set.labels)
+    if cache is not None:
+        np.savez(cache, train_x=out[0], train_y=out[1], val_x=out[2], val_y=out[3])
+    return out
+
+
+CHANNELS = (16, 24, 48)
+HIDDEN = 128
+REPLAY_PER_CLASS = 12
+
+
+def _torch_net(n_classes: int) -> Any:
+    import torch.nn as nn
+
+    layers: list[nn.Module] = []
+    c_in = 1
+    for c_out in CHANNELS:
+        layers += [nn.Conv2d(c_in, c_out, 3, padding=1), nn.ReLU(), nn.MaxPool2d(2)]
+        c_in = c_out
+    flat = CHANNELS[-1] * (CROP_PX // 8) ** 2
+    head = [nn.Flatten(), nn.Dropout(0.2), nn.Linear(flat, HIDDEN), nn.ReLU(), nn.Dropout(0.3),
+            nn.Linear(HIDDEN, n_classes)]
+    return nn.Sequential(*layers, *head)
+
+
+def _augment(x: Any, generator: Any) -> Any:
+    """Random shifts of up to 3 px (paper comes in at the edge) and ink contrast, per group of 8."""
+    import torch
+
+    pad = 3
+    size = x.shape[-1]
+    padded = torch.nn.functional.pad(x, (pad, pad, pad, pad))
+    groups = []
+    for start in range(0, len(x), 8):
+        dx, dy = (int(v) for v in torch.randint(0, 2 * pad + 1, (2,), generator=generator))
+        groups.append(padded[start:start + 8, :, dy:dy + size, dx:dx + size])
+    gain = 0.75 + 0.5 * torch.rand((len(x), 1, 1, 1), generator=generator)
+    return torch.cat(groups) * gain
+
+
+def export(net: Any) -> tuple[ConvTrunk, list[np.ndarray], list[np.ndarray]]:
+    """(trunk, head weights, head biases) as NumPy arrays."""
+    import torch.nn as nn
+
+    convs = [m for m in net if isinstance(m, nn.Conv2d)]
+    kernels = []
+    for conv in convs:
+        w = conv.weight.detach().numpy()  # (out, in, 3, 3)
+        kernels.append(w.transpose(2, 3, 1, 0).reshape(-1, w.shape[0]).astype(np.float32))  # (ky, kx, in)
+    biases = [conv.bias.detach().numpy().astype(np.float32).copy() for conv in convs]
+    dense = [m for m in net if isinstance(m, nn.Linear)]
+    weights = [m.weight.detach().numpy().T.astype(np.float32).copy() for m in dense]
+    head_biases = [m.bias.detach().numpy().astype(np.float32).copy() for m in dense]
+    return ConvTrunk(tuple(kernels), tuple(biases)), weights, head_biases
+
+
+def train(seed: int, n_boards: int, n_val_boards: int, epochs: int, out: Path, cache: Path | None,
+          threads: int = 2) -> None:
+    import torch
+
+    torch.set_num_threads(threads)
+    torch.manual_seed(seed)
+    t0 = time.perf_counter()
+    train_x, train_y, val_x, val_y = cell_crops_data(seed, n_boards, n_val_boards, cache)
+    print(f"data: {len(train_y)} train / {len(val_y)} val cells in {time.perf_counter() - t0:.0f} s")
+    n_classes = len(GLYPH_CLASSES)
+    net = _torch_net(n_classes)
+    x_all = torch.from_numpy(train_x.astype(np.float32)).unsqueeze(1)
+    y_all = torch.from_numpy(train_y.astype(np.int64))
+    generator = torch.Generator().manual_seed(seed)
+    batch = 128
+    steps = epochs * ((len(y_all) + batch - 1) // batch)
+    optimiser = torch.optim.AdamW(net.parameters(), lr=3e-3, weight_decay=1e-4)
+    schedule = torch.optim.lr_scheduler.OneCycleLR(optimiser, max_lr=3e-3, total_steps=steps, pct_start=0.15)
+    loss_fn = torch.nn.CrossEntropyLoss(label_smoothing=0.02)
+    t0 = time.perf_counter()
+    for epoch in range(epochs):
+        net.train()
+        order = torch.randperm(len(y_all), generator=generator)
+        total = 0.0
+        for start in range(0, len(order), batch):
+            idx = order[start:start + batch]
+            loss = loss_fn(net(_augment(x_all[idx], generator)), y_all[idx])
+            optimiser.zero_grad()
+            loss.backward()
+            optimiser.step()
+            schedule.step()
+            total += float(loss.detach()) * len(idx)
+        print(f"epoch {epoch + 1}/{epochs}: loss {total / len(y_all):.4f} ({time.perf_counter() - t0:.0f} s)")
+    net.eval()
+    trunk, weights, biases = export(net)
+    # Weights go through float16 in the file: export the trunk as it will be read back.
+    trunk = ConvTrunk(tuple(k.astype(np.float16).astype(np.float32) for k in trunk.kernels), trunk.biases)
+    features = trunk.features(train_x[:1].astype(np.float32))
+    n_features = features.shape[1]
+    picks: list[int] = []
+    pick_rng = np.random.default_rng(seed + 1)
+    for label in range(n_classes):
+        where = np.flatnonzero(train_y == label)
+        if len(where):
+            picks.extend(pick_rng.choice(where, min(REPLAY_PER_CLASS, len(where)), replace=False))
+    head = CellModel(mean=np.zeros(n_features, np.float32), scale=np.ones(n_features, np.float32),
+                     weights=tuple(weights), biases=tuple(biases), temperature=1.0,
+                     replay_x=trunk.features(train_x[picks].astype(np.float32)), replay_y=train_y[picks])
+    head = CellModel(**{**head.__dict__, "weights": tuple(w.astype(np.float16).astype(np.float32) for w in weights)})
+    val_features = trunk.features(val_x.astype(np.float32))
+    with torch.no_grad():
+        torch_logits = net(torch.from_numpy(val_x[:256].astype(np.float32)).unsqueeze(1)).numpy()
+    drift = np.abs(head.logits(val_features[:256]) - torch_logits).max()
+    print(f"NumPy forward vs PyTorch: max logit difference {drift:.4f}")
+    temperature = fit_temperature(head, val_features, val_y)
+    head = CellModel(**{**head.__dict__, "temperature": temperature})
+    save_cnn(out, trunk, head)
+    predicted = head.probabilities(val_features).argmax(axis=1)
+    print(f"val cell error {np.mean(predicted != val_y):.4%}, temperature {temperature:.2f}, "
+          f"model {out.stat().st_size / 1024:.0f} KiB")
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description="Train the convolutional cell classifier (needs PyTorch).")
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--boards", type=int, default=1200, help="training boards (45 cells each)")
+    parser.add_argument("--val-boards", type=int, default=150)
+    parser.add_argument("--epochs", type=int, default=8)
+    parser.add_argument("--out", type=Path, default=CNN_PATH)
+    parser.add_argument("--threads", type=int, default=2,
+                        help="PyTorch threads (1 is faster when another process is busy on a 2-core machine)")
+    parser.add_argument("--cache", type=Path, default=None, help="keep the generated cells here (.npz)")
+    args = parser.parse_args(argv)
+    train(args.seed, args.boards, args.val_boards, args.epochs, args.out, args.cache, args.threads)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
