@@ -103,18 +103,23 @@ class TableReader:
                     self._reference = small
                 if self._last_obs is not None:
                     self.fast_hits += 1
-                    return dataclasses.replace(self._last_obs, timestamp=now, frame_index=index)
+                    # Nothing moved since the last frame: whatever was moving in the tray is at rest.
+                    extra = {**self._last_obs.extra, "dice_moving": False}
+                    return dataclasses.replace(self._last_obs, timestamp=now, frame_index=index, extra=extra)
             else:
                 self._static_frames = 0
         if self._reference is None:
             self._reference = small  # the first view is the first reference
+        previous = self._last_small
         self._last_small = small
-        obs = self.read_full(frame, small)
+        obs = self.read_full(frame, small, previous)
         obs = dataclasses.replace(obs, timestamp=now, frame_index=index)
         self._last_obs = obs
         return obs
 
-    def read_full(self, frame: np.ndarray, small: np.ndarray | None = None) -> Observation:
+    def read_full(
+        self, frame: np.ndarray, small: np.ndarray | None = None, previous: np.ndarray | None = None
+    ) -> Observation:
         from vision.board import find_boards, find_single_board
 
         small = self.small(frame) if small is None else small
@@ -158,6 +163,12 @@ class TableReader:
             pirate_boxes = reading.boxes
             extra["pirates_confidence"] = reading.confidence
             extra["pirate_players"] = reading.players
+        if tray_plane is not None and previous is not None and previous.shape == small.shape:
+            # Something moved in the tray since the last frame (a die rolling, a hand): dice read now
+            # are not at rest.
+            scale = SMALL_SIZE[0] / frame.shape[1], SMALL_SIZE[1] / frame.shape[0]
+            moved = self._changed_pixels(small, previous, _UNCHANGED_LEVEL)
+            extra["dice_moving"] = _covers(moved, _plane_outline(tray_plane) * scale)
         occluders = self._occluders(small)
         if occluders is not None:
             scale = SMALL_SIZE[0] / frame.shape[1], SMALL_SIZE[1] / frame.shape[0]

@@ -45,7 +45,8 @@ class StabilityFilter:
 
     ``push(obs)`` returns the observation to commit (something changed and held still), else None.
     The reader tells the filter what to distrust through ``obs.extra``: ``sharpness`` (float),
-    ``occluded_seats`` (seats under a hand), ``dice_occluded`` and ``pirates_occluded`` (bools).
+    ``occluded_seats`` (seats under a hand), ``dice_occluded``, ``dice_moving`` (the tray changed since
+    the previous frame: dice are read only at rest) and ``pirates_occluded`` (bools).
     """
 
     def __init__(
@@ -114,10 +115,10 @@ class StabilityFilter:
             doubtful |= self._board_doubtful(board, boards.get(board.seat))
             boards[board.seat] = board
         dice: tuple[DieReading, ...] | None = obs.dice
-        if obs.extra.get("dice_occluded") or obs.dice is None:
+        if obs.extra.get("dice_occluded") or obs.extra.get("dice_moving") or obs.dice is None:
             if last is not None and last.dice is not None:
                 dice = last.dice
-            elif obs.extra.get("dice_occluded"):
+            elif obs.extra.get("dice_occluded") or obs.extra.get("dice_moving"):
                 return None
         else:
             doubtful |= any(d.confidence < self.min_die_confidence for d in obs.dice)

@@ -92,3 +92,19 @@ def test_boards_unchanged_since_their_last_read_are_not_read_again(reader, table
     assert reader.boards_reused >= 1
     assert cell_stub.calls + reader.boards_reused == 6
     assert [b.seat for b in obs.boards] == [0, 1, 2] or obs.extra.get("occluded_seats")
+
+
+def test_new_dice_are_moving_for_one_frame_then_at_rest(reader, table_spec):
+    from vision.stability import StabilityFilter
+
+    rng = np.random.default_rng(10)
+    filt = StabilityFilter(hold_frames=3)
+    for _ in range(4):
+        filt.push(reader.read(render_table(table_spec, rng)[0]))
+    assert filt.committed is not None
+    rolled = dataclasses.replace(table_spec, dice=("log", "log", "log", "crate", "crate"))
+    first = reader.read(render_table(rolled, rng)[0])
+    assert first.extra["dice_moving"] is True
+    assert filt.push(first) is None
+    commits = [c for _ in range(4) if (c := filt.push(reader.read(render_table(rolled, rng)[0]))) is not None]
+    assert len(commits) == 1 and sorted(commits[0].dice_faces) == ["crate", "crate", "log", "log", "log"]
