@@ -102,16 +102,19 @@ class PiCameraSource:
 
     is_live = True
 
-    def __init__(self, index: int = 0, size: tuple[int, int] = (1920, 1080)) -> None:
+    def __init__(self, index: int = 0) -> None:
+        # Size, exposure, white balance and focus come from the calibrated camera settings
+        # (firmware_config/camera.toml, or the data directory's copy after `calibrate`): one place.
+        from vision.camera_settings import load_camera_settings, start_picamera2
+
         try:
             from picamera2 import Picamera2  # only on a Pi, only when asked for
         except ImportError as exc:
             raise SourceError("picamera2: the picamera2 package is not installed (Raspberry Pi only)") from exc
         try:
-            self._camera = Picamera2(index)
-            config = self._camera.create_video_configuration(main={"size": size, "format": "RGB888"})
-            self._camera.configure(config)
-            self._camera.start()
+            self._camera = start_picamera2(load_camera_settings(), camera_factory=lambda: Picamera2(index))
+        except UserError:
+            raise
         except Exception as exc:  # the library raises many kinds; the person needs one line
             raise SourceError(f"picamera2: cannot open camera {index}: {exc}") from exc
         self.name = f"picamera2:{index}"
