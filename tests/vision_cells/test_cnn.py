@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import shutil
+from itertools import pairwise
+
 import numpy as np
 
 from vision.cells.cnn import CNN_PATH, ConvTrunk, save_cnn
-from vision.cells.model import CellModel
+from vision.cells.model import MODEL_PATH, CellModel
 from vision.cells.reader import CellReader
 
 
@@ -29,7 +32,7 @@ def _pool(x: np.ndarray) -> np.ndarray:
 def test_trunk_matches_direct_convolution():
     rng = np.random.default_rng(0)
     channels = (1, 3, 4)
-    weights = [rng.normal(0, 0.5, (c_out, c_in, 3, 3)) for c_in, c_out in zip(channels[:-1], channels[1:])]
+    weights = [rng.normal(0, 0.5, (c_out, c_in, 3, 3)) for c_in, c_out in pairwise(channels)]
     biases = [rng.normal(0, 0.1, len(w)) for w in weights]
     trunk = ConvTrunk(tuple(w.transpose(2, 3, 1, 0).reshape(-1, len(w)).astype(np.float32) for w in weights),
                       tuple(b.astype(np.float32) for b in biases))
@@ -59,9 +62,16 @@ def test_save_and_load_round_trip(tmp_path):
 
 
 def test_reader_runs_the_shipped_cnn():
-    if not CNN_PATH.is_file():
-        return  # the MLP is the shipped model: nothing to check here (test_cells covers it)
+    assert CNN_PATH.is_file()
     reader = CellReader("en")
     assert reader.trunk is not None
     probs = reader.probabilities(np.full((448, 448, 3), 210, np.uint8))
     assert probs.shape == (49, 17) and np.allclose(probs.sum(axis=1), 1.0)
+    assert probs.argmax(axis=1).tolist() == [0] * 49  # blank paper reads as empty cells
+
+
+def test_teach_file_of_the_older_mlp_is_ignored(tmp_path):
+    """A teach file adapted from the feature MLP does not fit the CNN's head: read with the shipped model."""
+    shutil.copy(MODEL_PATH, tmp_path / "teach.npz")
+    reader = CellReader("en", tmp_path)
+    assert not reader.taught and reader.trunk is not None

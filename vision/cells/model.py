@@ -2,8 +2,9 @@
 
 Either the whole classifier on hand-made features (``model.npz``, trained with scikit-learn by
 ``vision.cells.train``) or the dense head on top of the convolutional trunk (``cnn.npz``, trained with
-PyTorch by ``vision.cells.train_cnn``); training libraries are dev dependencies only, never imported here. Probabilities are a temperature-scaled softmax, the temperature fitted on held-out cells
-so that a 0.9 means right about nine times in ten. ``fine_tune`` adapts the network to a taught hand.
+PyTorch by ``vision.cells.train_cnn``); training libraries are dev dependencies only, never imported
+here. Probabilities are a temperature-scaled softmax, the temperature fitted on held-out cells so that
+a 0.9 means right about nine times in ten. ``fine_tune`` adapts the network to a taught hand.
 """
 
 from __future__ import annotations

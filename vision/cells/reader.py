@@ -24,6 +24,7 @@ SECOND_LOOK_BELOW = 0.97
 SECOND_LOOK_SHIFTS: tuple[tuple[float, float], ...] = ((-3, 0), (3, 0), (0, -3), (0, 3))
 
 _TOWER_INDEX = frozenset(ALL_CELLS.index(t) for t in LAYOUT.towers)
+_SPACE_INDEX = [i for i in range(SIZE * SIZE) if i not in _TOWER_INDEX]
 
 
 class CellReader:
@@ -57,12 +58,16 @@ class CellReader:
         return self.trunk.features(crops) if self.trunk is not None else crop_features(crops)
 
     def probabilities(self, rectified: np.ndarray) -> np.ndarray:
-        """(49, n_classes) calibrated probabilities, cells row by row."""
+        """(49, n_classes) calibrated probabilities, cells row by row (towers: empty, not read)."""
         if rectified is None or rectified.ndim not in (2, 3) or rectified.shape[0] < 7 * 8:
             raise ValueError("CellReader.read needs a rectified board image")
         if rectified.shape[0] != RECT_SIDE or rectified.shape[1] != RECT_SIDE:
             rectified = cv2.resize(rectified, (RECT_SIDE, RECT_SIDE), interpolation=cv2.INTER_AREA)
-        probs = self.model.probabilities(self.crop_features(cell_crops(rectified)), self.allowed)
+        # Towers are never drawn on: they are not read (probability 1 for "empty") to save the time.
+        probs = np.zeros((SIZE * SIZE, len(GLYPH_CLASSES)))
+        probs[list(_TOWER_INDEX), GLYPH_CLASSES.index(".")] = 1.0
+        probs[_SPACE_INDEX] = self.model.probabilities(self.crop_features(cell_crops(rectified, cells=_SPACE_INDEX)),
+                                                       self.allowed)
         # A second look at doubtful cells: average over crops nudged a few pixels each way, which
         # smooths out a slightly wrong homography or a stroke at the cell's edge.
         doubtful = [i for i in np.flatnonzero(probs.max(axis=1) < SECOND_LOOK_BELOW) if i not in _TOWER_INDEX]

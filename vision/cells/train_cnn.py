@@ -1,9 +1,9 @@
 """Train the convolutional cell classifier and write ``vision/cells/cnn.npz``.
 
-    .venv/bin/python -m vision.cells.train_cnn --seed 0
+    .venv/bin/python -m vision.cells.train_cnn --seed 0 --threads 1   # about 3 min data + 8 min fit
 
-PyTorch is a training-time tool only (``pip install torch``): the weights are exported to a plain
-.npz and ``vision.cells.cnn`` runs them with NumPy. Synthetic boards only, plus scikit-learn's
+PyTorch is a training-time tool only (``pip install torch==2.13.0``, CPU build): the weights are
+exported to a plain .npz and ``vision.cells.cnn`` runs them with NumPy. Synthetic boards only, plus scikit-learn's
 ``load_digits`` training split for church sizes (``dataset.load_digit_split``); the test split is
 only ever used by ``vision.cells.evaluate`` and the benchmark.
 """
@@ -43,21 +43,21 @@ def cell_crops_data(seed: int, n_boards: int, n_val_boards: int,
     return out
 
 
-CHANNELS = (16, 24, 48)
+CHANNELS = (16, 32, 48)
 HIDDEN = 128
 REPLAY_PER_CLASS = 12
 SMEAR_RATE = 0.04  # drawings wiped out of recognition, taught as 'no idea' (uniform target)
 
 
-def _torch_net(n_classes: int) -> Any:
+def _torch_net(n_classes: int, channels: tuple[int, ...] = CHANNELS) -> Any:
     import torch.nn as nn
 
     layers: list[nn.Module] = []
     c_in = 1
-    for c_out in CHANNELS:
+    for c_out in channels:
         layers += [nn.Conv2d(c_in, c_out, 3, padding=1), nn.ReLU(), nn.MaxPool2d(2)]
         c_in = c_out
-    flat = CHANNELS[-1] * (CROP_PX // 8) ** 2
+    flat = channels[-1] * (CROP_PX // 2 ** len(channels)) ** 2
     head = [nn.Flatten(), nn.Dropout(0.1), nn.Linear(flat, HIDDEN), nn.ReLU(), nn.Dropout(0.2),
             nn.Linear(HIDDEN, n_classes)]
     return nn.Sequential(*layers, *head)
@@ -118,7 +118,7 @@ def export(net: Any) -> tuple[ConvTrunk, list[np.ndarray], list[np.ndarray]]:
 
 
 def train(seed: int, n_boards: int, n_val_boards: int, epochs: int, out: Path, cache: Path | None,
-          threads: int = 2) -> None:
+          threads: int = 2, channels: tuple[int, ...] = CHANNELS) -> None:
     import torch
 
     torch.set_num_threads(threads)
@@ -127,7 +127,7 @@ def train(seed: int, n_boards: int, n_val_boards: int, epochs: int, out: Path, c
     train_x, train_y, val_x, val_y = cell_crops_data(seed, n_boards, n_val_boards, cache)
     print(f"data: {len(train_y)} train / {len(val_y)} val cells in {time.perf_counter() - t0:.0f} s")
     n_classes = len(GLYPH_CLASSES)
-    net = _torch_net(n_classes)
+    net = _torch_net(n_classes, channels)
     x_all = torch.from_numpy(train_x.astype(np.float32)).unsqueeze(1)
     y_all = torch.from_numpy(train_y.astype(np.int64))
     generator = torch.Generator().manual_seed(seed)
@@ -185,13 +185,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--boards", type=int, default=1200, help="training boards (45 cells each)")
     parser.add_argument("--val-boards", type=int, default=150)
-    parser.add_argument("--epochs", type=int, default=12)
+    parser.add_argument("--epochs", type=int, default=14)
     parser.add_argument("--out", type=Path, default=CNN_PATH)
     parser.add_argument("--threads", type=int, default=2,
                         help="PyTorch threads (1 is faster when another process is busy on a 2-core machine)")
+    parser.add_argument("--channels", type=int, nargs="+", default=list(CHANNELS), help="per convolution")
     parser.add_argument("--cache", type=Path, default=None, help="keep the generated cells here (.npz)")
     args = parser.parse_args(argv)
-    train(args.seed, args.boards, args.val_boards, args.epochs, args.out, args.cache, args.threads)
+    train(args.seed, args.boards, args.val_boards, args.epochs, args.out, args.cache, args.threads,
+          tuple(args.channels))
     return 0
 
 
