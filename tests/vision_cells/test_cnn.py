@@ -8,6 +8,7 @@ from itertools import pairwise
 import numpy as np
 
 from vision.cells.cnn import CNN_PATH, ConvTrunk, save_cnn
+from vision.cells.features import cell_crops, ink_maps, shifted_cell_crops
 from vision.cells.model import MODEL_PATH, CellModel
 from vision.cells.reader import CellReader
 
@@ -75,3 +76,25 @@ def test_teach_file_of_the_older_mlp_is_ignored(tmp_path):
     shutil.copy(MODEL_PATH, tmp_path / "teach.npz")
     reader = CellReader("en", tmp_path)
     assert not reader.taught and reader.trunk is not None
+
+
+def test_batched_ink_maps_match_per_crop_percentile():
+    """The batched paper level (one np.partition) is np.percentile's 80th, crop by crop."""
+    rng = np.random.default_rng(2)
+    crops = rng.integers(0, 256, (5, 40, 40)).astype(np.uint8)
+    got = ink_maps(crops)
+    for crop, maps in zip(crops, got, strict=True):
+        paper = float(np.percentile(crop.astype(np.float32), 80)) + 1.0
+        expected = np.clip((paper - crop.astype(np.float32)) / paper, 0.0, 1.0) * 2.0
+        np.testing.assert_allclose(maps, expected, rtol=1e-6, atol=1e-6)
+
+
+def test_one_batch_of_shifted_crops_equals_one_call_per_shift():
+    rng = np.random.default_rng(3)
+    board = (rng.random((448, 448)) * 255).astype(np.uint8)
+    shifts = [(-3.0, 0.0), (0.0, 3.0)]
+    cells = [0, 8, 48]
+    batched = shifted_cell_crops(board, [(shift, i) for shift in shifts for i in cells])
+    one_by_one = np.concatenate([cell_crops(board, shift, cells) for shift in shifts])
+    np.testing.assert_array_equal(batched, one_by_one)
+    assert not np.array_equal(batched[:3], batched[3:])  # the shift did move the crops

@@ -8,30 +8,22 @@ picture is loaded from ``../shared/reference-art/city-board.png`` at generation 
 
 from __future__ import annotations
 
-import os
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from pathlib import Path
 
 import cv2
 import numpy as np
 
 from companion.layout import LAYOUT, SIZE, cell_index
 from vision.cells.labels import glyph_for_char
+from vision.synth.art import reference_art_dir
 from vision.synth.drawings import CellPen, Hand, draw_church_bitmap, draw_crate, draw_ghost, draw_symbol
 
 ARUCO_DICT = cv2.aruco.DICT_4X4_50
 MARKER_FRACTION = 0.7  # marker side / cell side (table-kit.md)
 TOWER_ORDER: tuple[str, ...] = ("A1", "G1", "G7", "A7")  # marker ids 4s, 4s+1, 4s+2, 4s+3
 PRINT_COLOUR = (45, 85, 140)  # BGR of the board's own print (brown)
-
-
-def reference_art_dir() -> Path:
-    env = os.environ.get("COMPANION_REFERENCE_ART")
-    if env:
-        return Path(env)
-    return Path(__file__).resolve().parents[2].parent / "shared" / "reference-art"
 
 
 @dataclass(frozen=True)

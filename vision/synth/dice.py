@@ -1,31 +1,23 @@
 """Synthetic dice: the reference die faces rendered rotated, lit, blurred, on white cubes with shadows.
 
 The face pictures are read from ``/work/shared/reference-art`` (``../shared`` next to the repository,
-or ``$SAINT_MALO_ART``) at generation time only; without them a drawn look-alike is used.
+or ``$COMPANION_REFERENCE_ART``, see ``vision.synth.art``) at generation time only; without them a drawn look-alike is used.
 """
 
 from __future__ import annotations
 
 import functools
 import math
-import os
 from dataclasses import dataclass
-from pathlib import Path
 
 import cv2
 import numpy as np
 
 from vision.dice.geometry import DIE_MM, STICKER_MM, TRAY_H_MM, TRAY_LAYOUT, TRAY_W_MM
 from vision.observation import DIE_FACES
+from vision.synth.art import reference_art_dir
 
 ART_SIZE = 172
-
-
-def reference_art_dir() -> Path:
-    env = os.environ.get("SAINT_MALO_ART")
-    if env:
-        return Path(env)
-    return Path(__file__).resolve().parents[3] / "shared" / "reference-art"
 
 
 def _drawn_face(face: str) -> np.ndarray:
