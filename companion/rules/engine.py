@@ -311,11 +311,6 @@ def violations(state: GameState, action: Action) -> list[RuleViolation]:
         if persons:
             errors.extend(_bonus_person_errors(cells, walls, persons))
             architect = next((i for i, item in persons if item == "a"), None)
-        houses = [i for i, item in ok_cells if item == "H"]
-        if houses and architect is None:
-            add(RuleViolation("house.no_architect", f"House{'s' if len(houses) > 1 else ''} at {names(houses)}: "
-                              "houses are built only by an architect placed this turn."))
-            houses = []
     elif sym == "cross":
         churches = [(i, item) for i, item in ok_cells if item in "12345"]
         all_churches = [p for p in action.place if p.item in "12345"]
@@ -339,6 +334,7 @@ def violations(state: GameState, action: Action) -> list[RuleViolation]:
                               "only (4 heads are a juggler or fewer heads used, never a citizen plus an architect)."))
         used = max((PERSON_LEVEL[p.item] for p in all_persons), default=0)
         architect = next((i for i, item in persons if item == "a"), None)
+    if sym in ("wall", "head"):  # the only actions that can bring an architect (3 heads, or the top tower)
         houses = [i for i, item in ok_cells if item == "H"]
         if houses and architect is None:
             add(RuleViolation("house.no_architect", f"House{'s' if len(houses) > 1 else ''} at {names(houses)}: "
