@@ -8,14 +8,37 @@ were. Trained with PyTorch by ``vision.cells.train_cnn`` (training only; never i
 
 from __future__ import annotations
 
+import contextlib
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
+import cv2
 import numpy as np
 
 from vision.cells.model import CellModel
 
 CNN_PATH = Path(__file__).with_name("cnn.npz")
+
+_blas_controller: object | None = None
+
+
+@contextlib.contextmanager
+def single_threaded_blas() -> Iterator[None]:
+    """BLAS on one thread for the duration: a board's matrices are small, and on a busy 2-4 core
+    machine (camera, web, dice) BLAS worker threads waiting for a core cost far more than they save
+    (a 45-cell read measured 116 ms with 2 threads under load against 19 ms on one). Without
+    ``threadpoolctl`` installed this does nothing."""
+    global _blas_controller
+    try:
+        from threadpoolctl import ThreadpoolController
+    except ImportError:
+        yield
+        return
+    if _blas_controller is None:
+        _blas_controller = ThreadpoolController()
+    with _blas_controller.limit(limits=1, user_api="blas"):  # type: ignore[attr-defined]
+        yield
 
 
 @dataclass(frozen=True)
@@ -45,21 +68,44 @@ class ConvTrunk:
 
     def features(self, crops: np.ndarray) -> np.ndarray:
         """Ink maps (n, h, w) -> (n, c * h/8 * w/8) features, flattened channel-first like PyTorch."""
-        x = crops.astype(np.float32)[..., None]  # NHWC
-        for kernel, bias in zip(self.kernels, self.biases, strict=True):
-            x = _max_pool2(_conv3x3_relu(x, kernel, bias))
+        x = np.ascontiguousarray(crops, dtype=np.float32)
+        for i, (kernel, bias) in enumerate(zip(self.kernels, self.biases, strict=True)):
+            # ReLU(x + b) is monotonic per channel, so pooling first gives the same result on a quarter
+            # of the values.
+            x = _pooled_conv3x3_first(x, kernel) if i == 0 and kernel.shape[0] == 9 else _max_pool2(_conv3x3(x, kernel))
+            x += bias
+            np.maximum(x, 0.0, out=x)
         return np.ascontiguousarray(x.transpose(0, 3, 1, 2)).reshape(len(x), -1)
 
 
-def _conv3x3_relu(x: np.ndarray, kernel: np.ndarray, bias: np.ndarray) -> np.ndarray:
-    """'Same' 3 x 3 convolution of an NHWC batch as one matrix product (im2col), then ReLU."""
+def _pooled_conv3x3_first(crops: np.ndarray, kernel: np.ndarray) -> np.ndarray:
+    """'Same' 3 x 3 convolution (no bias) of single-channel maps (n, h, w), 2 x 2 max-pooled -> NHWC.
+
+    A matrix product with only nine rows is slow (and badly threaded) in BLAS; ``cv2.filter2D`` on the
+    crops stacked into one tall image, each with its own zero border, does the whole batch per channel.
+    """
+    n, h, w = crops.shape
+    tiled = np.zeros((n, h + 2, w + 2), np.float32)
+    tiled[:, 1:-1, 1:-1] = crops
+    flat = tiled.reshape(n * (h + 2), w + 2)
+    out = np.empty((kernel.shape[1], n, h // 2, w // 2), np.float32)
+    for o in range(kernel.shape[1]):
+        # filter2D correlates (no kernel flip), like PyTorch's conv2d.
+        filtered = cv2.filter2D(flat, cv2.CV_32F, kernel[:, o].reshape(3, 3), borderType=cv2.BORDER_CONSTANT)
+        out[o] = _max_pool2(filtered.reshape(n, h + 2, w + 2, 1)[:, 1:-1, 1:-1])[..., 0]
+    return np.ascontiguousarray(out.transpose(1, 2, 3, 0))
+
+
+def _conv3x3(x: np.ndarray, kernel: np.ndarray) -> np.ndarray:
+    """'Same' 3 x 3 convolution (no bias) of an NHWC batch as one matrix product (im2col)."""
     n, h, w, c = x.shape
-    padded = np.pad(x, ((0, 0), (1, 1), (1, 1), (0, 0)))
+    padded = np.zeros((n, h + 2, w + 2, c), np.float32)
+    padded[:, 1:-1, 1:-1] = x
     # Nine shifted copies side by side: columns ordered (ky, kx, c_in) like the kernel's rows.
-    columns = np.concatenate([padded[:, dy:dy + h, dx:dx + w] for dy in range(3) for dx in range(3)], axis=3)
-    out = columns.reshape(n * h * w, 9 * c) @ kernel
-    out += bias
-    return np.maximum(out, 0.0, out=out).reshape(n, h, w, -1)
+    columns = np.empty((n, h, w, 9 * c), np.float32)
+    for k, (dy, dx) in enumerate((dy, dx) for dy in range(3) for dx in range(3)):
+        columns[..., k * c:(k + 1) * c] = padded[:, dy:dy + h, dx:dx + w]
+    return (columns.reshape(n * h * w, 9 * c) @ kernel).reshape(n, h, w, -1)
 
 
 def _max_pool2(x: np.ndarray) -> np.ndarray:

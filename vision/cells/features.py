@@ -50,9 +50,25 @@ def hog(crops: np.ndarray) -> np.ndarray:
 
 def ink_map(gray_crop: np.ndarray) -> np.ndarray:
     """0 on paper, towards 1 on ink, relative to this crop's own paper brightness."""
-    crop = gray_crop.astype(np.float32)
-    paper = float(np.percentile(crop, 80)) + 1.0
-    return np.clip((paper - crop) / paper, 0.0, 1.0) * 2.0
+    return ink_maps(gray_crop[None])[0]
+
+
+PAPER_PERCENTILE = 80
+
+
+def ink_maps(gray_crops: np.ndarray) -> np.ndarray:
+    """``ink_map`` of a stack (n, h, w) at once: the paper level of each crop is its 80th percentile
+    (linear interpolation, as ``np.percentile``), found with one ``np.partition`` over the batch."""
+    crops = gray_crops.astype(np.float32)
+    n = len(crops)
+    flat = crops.reshape(n, -1)
+    position = (flat.shape[1] - 1) * PAPER_PERCENTILE / 100
+    low = int(np.floor(position))
+    high = min(low + 1, flat.shape[1] - 1)
+    ranked = np.partition(flat, (low, high), axis=1)
+    below, above = ranked[:, low].astype(np.float64), ranked[:, high].astype(np.float64)
+    paper = (below + (above - below) * (position - low) + 1.0).astype(np.float32)[:, None, None]
+    return np.clip((paper - crops) / paper, 0.0, 1.0) * 2.0
 
 
 def cell_crops(rectified: np.ndarray, shift: tuple[float, float] = (0.0, 0.0),
@@ -61,23 +77,27 @@ def cell_crops(rectified: np.ndarray, shift: tuple[float, float] = (0.0, 0.0),
 
     ``shift`` moves every crop by (dx, dy) pixels: a second look at a doubtful cell.
     """
+    cells = list(range(SIZE * SIZE)) if cells is None else cells
+    return shifted_cell_crops(rectified, [(shift, index) for index in cells])
+
+
+def shifted_cell_crops(rectified: np.ndarray, wanted: list[tuple[tuple[float, float], int]]) -> np.ndarray:
+    """Ink maps (n, CROP_PX, CROP_PX) for (shift (dx, dy) in pixels, cell index) pairs, in one batch."""
     gray = rectified if rectified.ndim == 2 else cv2.cvtColor(rectified, cv2.COLOR_BGR2GRAY)
     side = gray.shape[0]
     cell = side / SIZE
     pad = int(np.ceil(MARGIN * cell)) + 1
     padded = cv2.copyMakeBorder(gray, pad, pad, pad, pad, cv2.BORDER_REPLICATE)
-    cells = list(range(SIZE * SIZE)) if cells is None else cells
-    out = np.empty((len(cells), CROP_PX, CROP_PX), np.float32)
+    out = np.empty((len(wanted), CROP_PX, CROP_PX), np.float32)
     extent = int(round(cell * (1 + 2 * MARGIN)))
-    for k, index in enumerate(cells):
+    for k, (shift, index) in enumerate(wanted):
         row, col = divmod(index, SIZE)
         xi = int(round(col * cell - MARGIN * cell + pad + shift[0]))
         yi = int(round(row * cell - MARGIN * cell + pad + shift[1]))
         xi, yi = min(max(xi, 0), padded.shape[1] - extent), min(max(yi, 0), padded.shape[0] - extent)
         crop = padded[yi:yi + extent, xi:xi + extent]
-        crop = cv2.resize(crop, (CROP_PX, CROP_PX), interpolation=cv2.INTER_AREA)
-        out[k] = ink_map(crop)
-    return out
+        out[k] = cv2.resize(crop, (CROP_PX, CROP_PX), interpolation=cv2.INTER_AREA)
+    return ink_maps(out)
 
 
 def crop_features(crops: np.ndarray) -> np.ndarray:

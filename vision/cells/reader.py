@@ -9,8 +9,8 @@ import numpy as np
 
 from companion.layout import ALL_CELLS, LAYOUT, SIZE
 from vision.board.locate import RECT_CELL_PX
-from vision.cells.cnn import CNN_PATH, ConvTrunk
-from vision.cells.features import cell_crops, crop_features
+from vision.cells.cnn import CNN_PATH, ConvTrunk, single_threaded_blas
+from vision.cells.features import cell_crops, crop_features, shifted_cell_crops
 from vision.cells.labels import GLYPH_CLASSES, char_for_glyph, check_language
 from vision.cells.model import MODEL_PATH, CellModel
 
@@ -59,6 +59,10 @@ class CellReader:
 
     def probabilities(self, rectified: np.ndarray) -> np.ndarray:
         """(49, n_classes) calibrated probabilities, cells row by row (towers: empty, not read)."""
+        with single_threaded_blas():
+            return self._probabilities(rectified)
+
+    def _probabilities(self, rectified: np.ndarray) -> np.ndarray:
         if rectified is None or rectified.ndim not in (2, 3) or rectified.shape[0] < 7 * 8:
             raise ValueError("CellReader.read needs a rectified board image")
         if rectified.shape[0] != RECT_SIDE or rectified.shape[1] != RECT_SIDE:
@@ -70,13 +74,13 @@ class CellReader:
                                                        self.allowed)
         # A second look at doubtful cells: average over crops nudged a few pixels each way, which
         # smooths out a slightly wrong homography or a stroke at the cell's edge.
-        doubtful = [i for i in np.flatnonzero(probs.max(axis=1) < SECOND_LOOK_BELOW) if i not in _TOWER_INDEX]
+        doubtful = [int(i) for i in np.flatnonzero(probs.max(axis=1) < SECOND_LOOK_BELOW) if i not in _TOWER_INDEX]
         if doubtful:
-            total = probs[doubtful].copy()
-            for shift in SECOND_LOOK_SHIFTS:
-                crops = cell_crops(rectified, shift, [int(i) for i in doubtful])
-                total += self.model.probabilities(self.crop_features(crops), self.allowed)
-            probs[doubtful] = total / (1 + len(SECOND_LOOK_SHIFTS))
+            # Every nudged crop of every doubtful cell in one batch through the network.
+            wanted = [(shift, i) for shift in SECOND_LOOK_SHIFTS for i in doubtful]
+            looks = self.model.probabilities(self.crop_features(shifted_cell_crops(rectified, wanted)), self.allowed)
+            looks = looks.reshape(len(SECOND_LOOK_SHIFTS), len(doubtful), -1)
+            probs[doubtful] = (probs[doubtful] + looks.sum(axis=0)) / (1 + len(SECOND_LOOK_SHIFTS))
         return probs
 
     def read(self, rectified: np.ndarray) -> tuple[list[str], list[list[float]], list[str]]:
