@@ -29,7 +29,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from werkzeug.serving import make_server  # noqa: E402
 
 from companion.bots import GreedyBot, RandomBot  # noqa: E402
-from companion.layout import cell_index  # noqa: E402
+from companion.layout import draw_on_city  # noqa: E402
 from vision.observation import BoardReading, DieReading, Observation  # noqa: E402
 from web import create_app  # noqa: E402
 from web.service import TableService  # noqa: E402
@@ -59,12 +59,7 @@ time.sleep(3600)
 ONES = tuple(tuple(1.0 for _ in range(7)) for _ in range(7))
 
 
-def draw(city: list[str], place: list[dict[str, str]]) -> list[str]:
-    rows = [list(r) for r in city]
-    for p in place:
-        col, row = cell_index(p["cell"])
-        rows[row][col] = p["item"]
-    return ["".join(r) for r in rows]
+draw = draw_on_city
 
 
 def observation(cities: list[list[str]], dice: list[str]) -> Observation:

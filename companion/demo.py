@@ -22,7 +22,7 @@ from typing import Any
 import numpy as np
 
 from companion.bots import GreedyBot, RandomBot
-from companion.layout import cell_index, empty_city
+from companion.layout import cell_index, draw_on_city, empty_city
 from companion.rules import Action, judge
 from companion.tracker import Tracker, city_cell, infer_action
 
@@ -35,14 +35,6 @@ def _release_free_memory() -> None:
     """Hand the renderer's freed scratch images back to the system (glibc keeps them otherwise)."""
     with contextlib.suppress(OSError, AttributeError):  # not glibc: nothing to do
         ctypes.CDLL("libc.so.6").malloc_trim(0)
-
-
-def _draw(city: list[str], place: list[dict[str, str]]) -> list[str]:
-    rows = [list(r) for r in city]
-    for p in place:
-        col, row = cell_index(p["cell"])
-        rows[row][col] = p["item"]
-    return ["".join(r) for r in rows]
 
 
 def illegal_variant(city: list[str], action: dict[str, Any]) -> list[dict[str, str]] | None:
@@ -167,12 +159,12 @@ class DemoTable(threading.Thread):
                 bad = illegal_variant(cities[player], action)
                 if bad is not None:
                     illegal_done = True
-                    shown = [_draw(c, bad) if i == player else c for i, c in enumerate(cities)]
+                    shown = [draw_on_city(c, bad) if i == player else c for i, c in enumerate(cities)]
                     self.show(shown, action["dice"], state.pirate_boxes, self.pace * 2)
                     if tracker.dispute is not None:
                         self.disputes_shown += 1
                     self.stop_event.wait(self.pace * 2)  # time to read the dispute on the dashboard
-            cities[player] = _draw(cities[player], action["place"])
+            cities[player] = draw_on_city(cities[player], action["place"])
             self.show(cities, action["dice"], expected.pirate_boxes, self.pace)
             self.show(cities, [], expected.pirate_boxes, self.pace)
             if self.stop_event.is_set():

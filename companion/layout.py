@@ -99,3 +99,16 @@ def empty_city() -> list[str]:
         c, r = cell_index(g)
         grid[r][c] = "G"
     return ["".join(row) for row in grid]
+
+
+def draw_on_city(city: list[str], place: list[dict[str, str]], *, only_empty: bool = False) -> list[str]:
+    """``city`` with each ``{"cell", "item"}`` of ``place`` written in (contract notation).
+
+    ``only_empty``: leave filled cells as they are (to show a pending drawing over the game's city).
+    """
+    rows = [list(r) for r in city]
+    for p in place:
+        col, row = cell_index(p["cell"])
+        if not only_empty or rows[row][col] == ".":
+            rows[row][col] = p["item"]
+    return ["".join(r) for r in rows]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from companion.layout import LAYOUT, cell_name
+from companion.layout import LAYOUT, cell_name, draw_on_city
 from companion.tracker import ITEM_NAMES, PERSON_LEVEL
 
 SYMBOL_COLOURS = {"log": "#8b5a2b", "crate": "#e08a1e", "wall": "#7d7d7d", "cross": "#7b3fa0",
@@ -36,12 +36,7 @@ def city_cells(city: list[str], *, letters: dict[str, str], uncertain: list[str]
 
 def overlay_city(city: list[str], place: list[dict[str, str]]) -> list[str]:
     """The city with a drawing not yet in the game (pending or disputed) written in, to show it."""
-    rows = [list(r) for r in city]
-    for p in place:
-        col, row = "ABCDEFG".index(p["cell"][0]), int(p["cell"][1]) - 1
-        if rows[row][col] == ".":
-            rows[row][col] = p["item"]
-    return ["".join(r) for r in rows]
+    return draw_on_city(city, place, only_empty=True)
 
 
 def tally_view(tally: dict[str, Any] | None) -> dict[str, Any] | None:

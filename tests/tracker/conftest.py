@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 
 from companion.bots import GreedyBot, RandomBot
+from companion.layout import draw_on_city
 from companion.simulate import play_game
 from companion.store import GameStore
 from companion.tracker import infer_action
@@ -32,12 +33,7 @@ def observation(cities: list[list[str]], dice: list[str] | None, pirate_boxes: i
                        dice=None if dice is None else dice_readings(dice), pirate_boxes=pirate_boxes)
 
 
-def draw(city: list[str], place: list[dict[str, str]]) -> list[str]:
-    rows = [list(r) for r in city]
-    for p in place:
-        col, row = "ABCDEFG".index(p["cell"][0]), int(p["cell"][1]) - 1
-        rows[row][col] = p["item"]
-    return ["".join(r) for r in rows]
+draw = draw_on_city
 
 
 def camera_can_see(action: dict[str, Any]) -> bool:
