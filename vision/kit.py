@@ -15,8 +15,6 @@ import argparse
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import cv2
-import numpy as np
 from PIL import Image, ImageDraw, ImageFont
 
 from companion.errors import UserError
@@ -25,6 +23,7 @@ from companion.layout import LAYOUT
 # the tray's and the track's readers locate them in millimetres from these markers: print what they expect
 from vision.dice.geometry import STICKER_MM as TRAY_STICKER_MM
 from vision.dice.geometry import TRAY_MARKER_MM
+from vision.marker_plane import marker_image
 from vision.pirates.geometry import BLOCK_X_MM as TRACK_BLOCK_OFFSET_MM
 from vision.pirates.geometry import MARKER_MM as TRACK_MARKER_MM
 
@@ -39,7 +38,6 @@ DPI = 300
 A4_MM = (210.0, 297.0)
 MARGIN_MM = 10.0
 SCALE_BAR_MM = 50.0
-ARUCO_DICTIONARY = cv2.aruco.DICT_4X4_50
 MAX_SEATS = 5
 # A track sticker's inner corner goes on the corner of the block of boxes: the white rim is exactly the gap
 # between marker and block that vision.pirates expects.
@@ -112,12 +110,6 @@ def kit_rows(seats: int = MAX_SEATS) -> list[StickerRow]:
     rows.append(StickerRow("Pirates", "inner corner of each sticker on a corner of the 6 x 10 boxes", tuple(
         Sticker(mid, f"track {_SHORT[corner]} · id {mid}", TRACK_MARKER_MM, TRACK_STICKER_MM) for mid, corner in TRACK_MARKERS)))
     return rows
-
-
-def marker_image(marker_id: int, side_px: int) -> np.ndarray:
-    """The black-and-white marker, ``side_px`` square, no margin (uint8, 0 or 255)."""
-    dictionary = cv2.aruco.getPredefinedDictionary(ARUCO_DICTIONARY)
-    return cv2.aruco.generateImageMarker(dictionary, marker_id, side_px)
 
 
 def _font(size_px: int) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:

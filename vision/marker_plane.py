@@ -12,7 +12,15 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
+# The kit's one ArUco dictionary (shared/table-kit.md): the printed sheet, the synthetic tables and
+# every detector take it from here.
 ARUCO_DICTIONARY = cv2.aruco.DICT_4X4_50
+
+
+def marker_image(marker_id: int, side_px: int) -> np.ndarray:
+    """The black-and-white marker, ``side_px`` square, no margin (uint8, 0 or 255)."""
+    dictionary = cv2.aruco.getPredefinedDictionary(ARUCO_DICTIONARY)
+    return cv2.aruco.generateImageMarker(dictionary, marker_id, side_px)
 
 
 def make_detector() -> cv2.aruco.ArucoDetector:

@@ -19,8 +19,8 @@ import cv2
 import numpy as np
 
 from companion.layout import LAYOUT, SIZE, cell_index
+from vision.marker_plane import ARUCO_DICTIONARY
 
-ARUCO_DICT = cv2.aruco.DICT_4X4_50
 MARKER_FRACTION = 0.7
 TOWER_ORDER: tuple[str, ...] = ("A1", "G1", "G7", "A7")
 SEAT_COUNT = 5
@@ -62,7 +62,7 @@ def _detector() -> cv2.aruco.ArucoDetector:
     if _DETECTOR is None:
         params = cv2.aruco.DetectorParameters()
         params.cornerRefinementMethod = cv2.aruco.CORNER_REFINE_SUBPIX
-        _DETECTOR = cv2.aruco.ArucoDetector(cv2.aruco.getPredefinedDictionary(ARUCO_DICT), params)
+        _DETECTOR = cv2.aruco.ArucoDetector(cv2.aruco.getPredefinedDictionary(ARUCO_DICTIONARY), params)
     return _DETECTOR
 
 

@@ -17,10 +17,10 @@ import numpy as np
 
 from companion.layout import LAYOUT, SIZE, cell_index
 from vision.cells.labels import glyph_for_char
+from vision.marker_plane import marker_image
 from vision.synth.art import reference_art_dir
 from vision.synth.drawings import CellPen, Hand, draw_church_bitmap, draw_crate, draw_ghost, draw_symbol
 
-ARUCO_DICT = cv2.aruco.DICT_4X4_50
 MARKER_FRACTION = 0.7  # marker side / cell side (table-kit.md)
 TOWER_ORDER: tuple[str, ...] = ("A1", "G1", "G7", "A7")  # marker ids 4s, 4s+1, 4s+2, 4s+3
 PRINT_COLOUR = (45, 85, 140)  # BGR of the board's own print (brown)
@@ -109,11 +109,6 @@ def _composite(image: np.ndarray, mask: np.ndarray, colour: tuple[int, int, int]
     solid = np.empty_like(roi)
     solid[:] = colour
     image[y0:y0 + h, x0:x0 + w] = cv2.blendLinear(roi, solid, 1.0 - ink, ink)
-
-
-def marker_image(marker_id: int, side_px: int) -> np.ndarray:
-    dictionary = cv2.aruco.getPredefinedDictionary(ARUCO_DICT)
-    return cv2.aruco.generateImageMarker(dictionary, marker_id, side_px)
 
 
 def draw_markers(image: np.ndarray, seat: int, cell_px: int) -> None:

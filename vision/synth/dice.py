@@ -14,6 +14,7 @@ import cv2
 import numpy as np
 
 from vision.dice.geometry import DIE_MM, STICKER_MM, TRAY_H_MM, TRAY_LAYOUT, TRAY_W_MM
+from vision.marker_plane import marker_image
 from vision.observation import DIE_FACES
 from vision.synth.art import reference_art_dir
 
@@ -310,10 +311,9 @@ def draw_markers(
     margin_mm: float = 3.0,
 ) -> None:
     """Paste upright ArUco stickers (white margin around the black marker) on a float canvas."""
-    dictionary = cv2.aruco.getPredefinedDictionary(cv2.aruco.DICT_4X4_50)
     side_px = round(side_mm * px_per_mm)
     for marker_id, (x_mm, y_mm) in origins.items():
-        marker = cv2.aruco.generateImageMarker(dictionary, marker_id, side_px).astype(np.float32) / 255.0
+        marker = marker_image(marker_id, side_px).astype(np.float32) / 255.0
         x0, y0 = round(x_mm * px_per_mm), round(y_mm * px_per_mm)
         m = round(margin_mm * px_per_mm)
         ya, yb = max(0, y0 - m), min(canvas.shape[0], y0 + side_px + m)
