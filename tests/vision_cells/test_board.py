@@ -83,3 +83,20 @@ def test_single_board_without_markers(busy_city, rotation):
     # Right way round (a wrong rotation is >= 7 cells off) and the outline within 3/4 of a cell:
     # without markers the rim of the board is all there is, and table grain can pull a side off.
     assert rectified_error(board.corners, photo.corners) < 0.75
+
+
+def test_only_the_kits_marker_ids_count():
+    """An id the kit never prints (a drawing that happens to decode) is not a marker: it must not make
+    the pipeline look for marker-located boards instead of a lone board."""
+    import cv2
+
+    from vision.board.locate import detect_markers
+    from vision.marker_plane import detect_markers as detect_plane_markers
+    from vision.marker_plane import marker_image
+
+    frame = np.full((300, 600), 200, np.uint8)
+    frame[100:180, 100:180] = marker_image(40, 80)  # not a kit id (the kit prints 0-27)
+    frame[100:180, 400:480] = marker_image(21, 80)  # the tray's top-right marker
+    frame = cv2.cvtColor(frame, cv2.COLOR_GRAY2BGR)
+    assert set(detect_markers(frame)) == {21}
+    assert set(detect_plane_markers(frame)) == {21}

@@ -7,8 +7,10 @@ from itertools import pairwise
 
 import numpy as np
 
+from companion.layout import ALL_CELLS, LAYOUT
 from vision.cells.cnn import CNN_PATH, ConvTrunk, save_cnn
 from vision.cells.features import cell_crops, ink_maps, shifted_cell_crops
+from vision.cells.labels import GLYPH_CLASSES
 from vision.cells.model import MODEL_PATH, CellModel
 from vision.cells.reader import CellReader
 
@@ -68,7 +70,10 @@ def test_reader_runs_the_shipped_cnn():
     assert reader.trunk is not None
     probs = reader.probabilities(np.full((448, 448, 3), 210, np.uint8))
     assert probs.shape == (49, 17) and np.allclose(probs.sum(axis=1), 1.0)
-    assert probs.argmax(axis=1).tolist() == [0] * 49  # blank paper reads as empty cells
+    # Blank paper reads as empty cells; the printed crates are part of the board, never read.
+    printed = {ALL_CELLS.index(g) for g in LAYOUT.printed_crates}
+    crate = GLYPH_CLASSES.index("G")
+    assert probs.argmax(axis=1).tolist() == [crate if i in printed else 0 for i in range(49)]
 
 
 def test_teach_file_of_the_older_mlp_is_ignored(tmp_path):

@@ -79,3 +79,21 @@ def test_fallback_without_reference_art(busy_city, rng, monkeypatch, tmp_path):
     assert image.shape == (448, 448, 3)
     assert set(detect_markers(on_table(image))) == {0, 1, 2, 3}
     assert cv2.cvtColor(image, cv2.COLOR_BGR2GRAY).std() > 10
+
+
+def test_letters_wobble_at_their_own_scale():
+    """A shaky hand's letter stays that letter: the tremor is relative to the letter's size, not the
+    cell's (a cell-sized wobble on a small 'M' made it an 'N' no person could tell apart)."""
+    from vision.synth.drawings import CellPen
+
+    box = (0.3, 0.25, 0.4, 0.5)  # where a person's letter goes
+    overlaps = []
+    for seed in range(100):
+        shaky = np.zeros((200, 200), np.uint8)
+        steady = np.zeros((200, 200), np.uint8)
+        CellPen(shaky, 0, 0, 200, Hand(stroke=0.03, wobble=0.035), np.random.default_rng(seed)).glyph("M", box)
+        CellPen(steady, 0, 0, 200, Hand(stroke=0.03, wobble=0.0), np.random.default_rng(seed)).glyph("M", box)
+        a, b = shaky > 127, steady > 127
+        overlaps.append((a & b).sum() / (a | b).sum())
+    # Measured: 0.58 with the letter-sized tremor, 0.36 with the cell-sized one.
+    assert np.mean(overlaps) > 0.5

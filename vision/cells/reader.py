@@ -24,7 +24,10 @@ SECOND_LOOK_BELOW = 0.97
 SECOND_LOOK_SHIFTS: tuple[tuple[float, float], ...] = ((-3, 0), (3, 0), (0, -3), (0, 3))
 
 _TOWER_INDEX = frozenset(ALL_CELLS.index(t) for t in LAYOUT.towers)
-_SPACE_INDEX = [i for i in range(SIZE * SIZE) if i not in _TOWER_INDEX]
+# The printed crates are part of the board: nobody can draw there, so they are not read either.
+_PRINTED_INDEX = frozenset(ALL_CELLS.index(g) for g in LAYOUT.printed_crates)
+_FIXED_INDEX = _TOWER_INDEX | _PRINTED_INDEX
+_SPACE_INDEX = [i for i in range(SIZE * SIZE) if i not in _FIXED_INDEX]
 
 
 class CellReader:
@@ -58,7 +61,8 @@ class CellReader:
         return self.trunk.features(crops) if self.trunk is not None else crop_features(crops)
 
     def probabilities(self, rectified: np.ndarray) -> np.ndarray:
-        """(49, n_classes) calibrated probabilities, cells row by row (towers: empty, not read)."""
+        """(49, n_classes) calibrated probabilities, cells row by row (towers: empty and printed crates:
+        crate, both certain and not read)."""
         with single_threaded_blas():
             return self._probabilities(rectified)
 
@@ -67,14 +71,15 @@ class CellReader:
             raise ValueError("CellReader.read needs a rectified board image")
         if rectified.shape[0] != RECT_SIDE or rectified.shape[1] != RECT_SIDE:
             rectified = cv2.resize(rectified, (RECT_SIDE, RECT_SIDE), interpolation=cv2.INTER_AREA)
-        # Towers are never drawn on: they are not read (probability 1 for "empty") to save the time.
+        # Towers and printed crates are never drawn on: they are not read, which saves the time.
         probs = np.zeros((SIZE * SIZE, len(GLYPH_CLASSES)))
         probs[list(_TOWER_INDEX), GLYPH_CLASSES.index(".")] = 1.0
+        probs[list(_PRINTED_INDEX), GLYPH_CLASSES.index("G")] = 1.0
         probs[_SPACE_INDEX] = self.model.probabilities(self.crop_features(cell_crops(rectified, cells=_SPACE_INDEX)),
                                                        self.allowed)
         # A second look at doubtful cells: average over crops nudged a few pixels each way, which
         # smooths out a slightly wrong homography or a stroke at the cell's edge.
-        doubtful = [int(i) for i in np.flatnonzero(probs.max(axis=1) < SECOND_LOOK_BELOW) if i not in _TOWER_INDEX]
+        doubtful = [int(i) for i in np.flatnonzero(probs.max(axis=1) < SECOND_LOOK_BELOW) if i not in _FIXED_INDEX]
         if doubtful:
             # Every nudged crop of every doubtful cell in one batch through the network.
             wanted = [(shift, i) for shift in SECOND_LOOK_SHIFTS for i in doubtful]

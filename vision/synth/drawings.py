@@ -160,12 +160,13 @@ class CellPen:
         c, s = np.cos(angle) * scale, np.sin(angle) * scale
         self.affine = np.array([[c, -s + hand.slant * scale], [s, c]])
         self.offset = np.array([0.5, 0.5]) + rng.normal(0, 0.03, 2)
+        self.wobble_scale = 1.0  # ``glyph`` shrinks the wobble to the size of the letter being written
 
     def to_px(self, unit_pts: np.ndarray) -> np.ndarray:
         """Unit-box points (0..1, centred at 0.5) to cell pixels, with the hand's wobble."""
         p = (unit_pts - 0.5) @ self.affine.T + self.offset
         if self.hand.wobble > 0:
-            noise = self.rng.normal(0, self.hand.wobble, p.shape)
+            noise = self.rng.normal(0, self.hand.wobble * self.wobble_scale, p.shape)
             if len(p) > 6:  # dense curves wobble smoothly, not in a zig-zag
                 kernel = np.ones(5) / np.sqrt(5)
                 noise = np.stack([np.convolve(noise[:, k], kernel, mode="same") for k in range(2)], axis=1)
@@ -187,8 +188,15 @@ class CellPen:
             self._hershey(char, box)
             return
         variants = GLYPHS[char]
-        for stroke in variants[self.hand.glyph_variant % len(variants)]:
-            self.line(np.stack([x + stroke[:, 0] * w, y + stroke[:, 1] * h], axis=1))
+        # A hand's tremor is relative to what it draws: writing a letter half the symbol's height, the
+        # pen wanders half as far. A cell-sized wobble on a small letter moved M's middle point by a
+        # quarter of its height and made M, N, J, S, 3 and 5 unreadable to a person too.
+        self.wobble_scale = max(w, h)
+        try:
+            for stroke in variants[self.hand.glyph_variant % len(variants)]:
+                self.line(np.stack([x + stroke[:, 0] * w, y + stroke[:, 1] * h], axis=1))
+        finally:
+            self.wobble_scale = 1.0
 
     def _hershey(self, char: str, box: tuple[float, float, float, float]) -> None:
         x, y, w, h = box
