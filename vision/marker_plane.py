@@ -15,6 +15,10 @@ import numpy as np
 # The kit's one ArUco dictionary (shared/table-kit.md): the printed sheet, the synthetic tables and
 # every detector take it from here.
 ARUCO_DICTIONARY = cv2.aruco.DICT_4X4_50
+# The ids the kit prints: boards 0-19 (4 a seat), tray 20-23, track 24-27. Any other id "found" is a
+# drawing that happens to decode (a hatched wall can), and it must not hide a lone board from the
+# no-marker finder.
+KIT_MARKER_IDS = range(28)
 
 
 def marker_image(marker_id: int, side_px: int) -> np.ndarray:
@@ -48,7 +52,8 @@ def detect_markers(frame: np.ndarray) -> dict[int, np.ndarray]:
     if ids is None:
         return found
     for marker_corners, marker_id in zip(corners, ids.ravel(), strict=True):
-        found[int(marker_id)] = marker_corners.reshape(4, 2).astype(np.float32)
+        if int(marker_id) in KIT_MARKER_IDS:
+            found[int(marker_id)] = marker_corners.reshape(4, 2).astype(np.float32)
     return found
 
 

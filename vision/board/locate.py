@@ -19,7 +19,7 @@ import cv2
 import numpy as np
 
 from companion.layout import LAYOUT, SIZE, cell_index
-from vision.marker_plane import ARUCO_DICTIONARY
+from vision.marker_plane import ARUCO_DICTIONARY, KIT_MARKER_IDS
 
 MARKER_FRACTION = 0.7
 TOWER_ORDER: tuple[str, ...] = ("A1", "G1", "G7", "A7")
@@ -82,7 +82,8 @@ def detect_markers(frame: np.ndarray) -> dict[int, np.ndarray]:
         if ids is None:
             continue
         for c, marker_id in zip(corners, ids.ravel(), strict=True):
-            found.setdefault(int(marker_id), c.reshape(4, 2).astype(np.float64))
+            if int(marker_id) in KIT_MARKER_IDS:
+                found.setdefault(int(marker_id), c.reshape(4, 2).astype(np.float64))
     return found
 
 
