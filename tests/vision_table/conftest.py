@@ -16,7 +16,7 @@ class FixedCellReader:
         self.calls = 0
 
     def read(self, rectified: np.ndarray) -> tuple[list[str], list[list[float]], list[str]]:
-        assert rectified.ndim == 3 and rectified.shape[0] == rectified.shape[1]
+        assert rectified.ndim in (2, 3) and rectified.shape[0] == rectified.shape[1]
         self.calls += 1
         return list(EMPTY_CITY), [[1.0] * 7 for _ in range(7)], []
 

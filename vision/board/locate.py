@@ -19,7 +19,8 @@ import cv2
 import numpy as np
 
 from companion.layout import LAYOUT, SIZE, cell_index
-from vision.marker_plane import ARUCO_DICTIONARY, KIT_MARKER_IDS
+from vision import marker_plane
+from vision.marker_plane import PlaneLayout
 
 MARKER_FRACTION = 0.7
 TOWER_ORDER: tuple[str, ...] = ("A1", "G1", "G7", "A7")
@@ -54,37 +55,23 @@ def _marker_board_corners(tower_index: int) -> np.ndarray:
                      [cx - half, cy + half]], np.float64)
 
 
-_DETECTOR: cv2.aruco.ArucoDetector | None = None
+def _board_layout(seat: int) -> PlaneLayout:
+    """Where seat ``seat``'s markers lie on its board, in cell units (a 7 x 7 plane, A1 top-left)."""
+    origins = {4 * seat + k: (float(c[0, 0]), float(c[0, 1])) for k, c in
+               enumerate(_marker_board_corners(k) for k in range(len(TOWER_ORDER)))}
+    return PlaneLayout(width_mm=SIZE, height_mm=SIZE, marker_side_mm=MARKER_FRACTION, marker_origins=origins)
 
 
-def _detector() -> cv2.aruco.ArucoDetector:
-    global _DETECTOR
-    if _DETECTOR is None:
-        params = cv2.aruco.DetectorParameters()
-        params.cornerRefinementMethod = cv2.aruco.CORNER_REFINE_SUBPIX
-        _DETECTOR = cv2.aruco.ArucoDetector(cv2.aruco.getPredefinedDictionary(ARUCO_DICTIONARY), params)
-    return _DETECTOR
+BOARD_LAYOUTS: tuple[PlaneLayout, ...] = tuple(_board_layout(seat) for seat in range(SEAT_COUNT))
 
 
 def detect_markers(frame: np.ndarray) -> dict[int, np.ndarray]:
-    """Marker id -> 4 corners (TL, TR, BR, BL of the printed marker) in frame pixels.
+    """Marker id -> 4 corners (TL, TR, BR, BL of the printed marker) in frame pixels, float32 (4, 2).
 
-    A second pass on a contrast-equalised image catches markers washed out by glare or shadow.
+    The kit's one detector (``vision.marker_plane``), with a second look where a board shows only some
+    of its markers.
     """
-    gray = frame if frame.ndim == 2 else cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
-    found: dict[int, np.ndarray] = {}
-    for image in (gray, None):
-        if image is None:
-            if len([i for i in found if i < 4 * SEAT_COUNT]) % 4 == 0 and found:
-                break  # every board complete: no second pass needed
-            image = cv2.createCLAHE(clipLimit=3.0, tileGridSize=(8, 8)).apply(gray)
-        corners, ids, _ = _detector().detectMarkers(image)
-        if ids is None:
-            continue
-        for c, marker_id in zip(corners, ids.ravel(), strict=True):
-            if int(marker_id) in KIT_MARKER_IDS:
-                found.setdefault(int(marker_id), c.reshape(4, 2).astype(np.float64))
-    return found
+    return marker_plane.detect_markers(frame, BOARD_LAYOUTS)
 
 
 def _rectify(frame: np.ndarray, board_to_frame: np.ndarray, cell_px: int) -> tuple[np.ndarray, np.ndarray]:

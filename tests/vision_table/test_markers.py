@@ -1,0 +1,66 @@
+"""The kit's marker detector: a second look for washed-out markers, and views of only part of a plane."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+import pytest
+
+from vision.board import detect_markers as board_detect_markers
+from vision.marker_plane import detect_markers
+from vision.pipeline import KIT_LAYOUTS
+from vision.pirates.reader import PX_PER_MM, locate_track, read_block, read_marks, rectify_block
+from vision.synth.pirates import track_scene
+from vision.synth.table import render_table
+
+
+@pytest.fixture(scope="module")
+def table_gray(table_spec) -> np.ndarray:
+    frame, _ = render_table(table_spec, np.random.default_rng(3))
+    return cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
+
+
+def _wash_out(gray: np.ndarray, corners: np.ndarray, blend: float) -> np.ndarray:
+    """Glare over one marker: the picture blended towards white, ``blend`` at the marker's centre."""
+    centre = corners.mean(axis=0)
+    side = float(np.linalg.norm(corners[1] - corners[0]))
+    yy, xx = np.mgrid[0 : gray.shape[0], 0 : gray.shape[1]]
+    glare = blend * np.exp(-((xx - centre[0]) ** 2 + (yy - centre[1]) ** 2) / (2 * (1.5 * side) ** 2))
+    return np.clip(gray * (1 - glare) + 255 * glare, 0, 255).astype(np.uint8)
+
+
+@pytest.mark.parametrize(("marker_id", "blend"), [(6, 0.96), (21, 0.95)])  # a board's, the tray's
+def test_a_washed_out_marker_is_found_by_the_second_look(table_gray, marker_id, blend):
+    clear = detect_markers(table_gray)
+    washed = _wash_out(table_gray, clear[marker_id], blend)
+    assert marker_id not in detect_markers(washed)  # the first look alone misses it
+    found = detect_markers(washed, KIT_LAYOUTS)
+    assert np.abs(found[marker_id] - clear[marker_id]).max() < 1.0
+    assert set(found) == set(clear)
+
+
+def test_the_board_locator_uses_the_same_detector(table_gray):
+    boards = board_detect_markers(table_gray)
+    table = detect_markers(table_gray, KIT_LAYOUTS)
+    assert set(boards) == set(table) and len(table) == 20  # 3 boards, tray, track: all in view
+    assert all(np.array_equal(boards[m], table[m]) for m in boards)
+
+
+def test_a_region_of_a_plane_is_that_crop_of_the_whole_view():
+    frame, _, _ = track_scene(np.random.default_rng(21))
+    plane = locate_track(detect_markers(frame))
+    whole = plane.rectify(frame, 4.0)
+    part = plane.rectify(frame, 4.0, region_mm=(24.0, 10.0, 100.0, 50.0))
+    assert part.shape == (200, 400, 3)
+    assert np.abs(part.astype(int) - whole[40:240, 96:496].astype(int)).max() <= 1
+
+
+def test_the_block_alone_in_grey_reads_as_the_whole_track_in_colour():
+    rng = np.random.default_rng(22)
+    for _ in range(12):
+        frame, players, marked = track_scene(rng)
+        plane = locate_track(detect_markers(frame))
+        whole = read_marks(plane.rectify(frame, PX_PER_MM), players)
+        block = read_block(rectify_block(plane, cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)), players)
+        assert np.array_equal(block.marks, whole.marks)
+        assert (block.boxes, block.players) == (whole.boxes, whole.players) == (marked, players)
