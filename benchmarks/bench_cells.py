@@ -2,8 +2,10 @@
 
     .venv/bin/python benchmarks/bench_cells.py [--boards 200] [--seed 999]
 
-Each board is rendered in a fresh random hand, photographed (perspective up to 30 degrees, light,
-shadow, glare, blur, noise), located by its markers with ``find_boards`` and read by ``CellReader``.
+Each board is rendered in a fresh random hand, photographed at 24-46 px a cell (hardware.md: the Pi
+camera from 90 cm down to 50 cm; 29 px at the recommended 75 cm) with perspective up to 30 degrees,
+light, shadow, glare, blur and noise, located by its markers with ``find_boards`` and read by
+``CellReader``. Only the 41 spaces a player can draw on are counted.
 Prints the per-cell error (target <= 0.1 %), the share of boards read without any error (target
 >= 98 %), the church accuracy on scikit-learn's ``load_digits`` test split drawn into churches (never
 seen in training), and the time to locate and to read one board.

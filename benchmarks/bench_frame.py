@@ -2,8 +2,8 @@
 
 Prints: median full read of a 1920x1080 frame (4 boards, tray, track), median unchanged-scene read,
 peak RSS, dice accuracy (held-out synthetic trays), pirate exact rate, the no-change check (frames of
-hands, motion blur and rolling dice over an unchanged table must commit nothing) and, with ``--cells``,
-whole-table cell accuracy on generated held-out tables.
+hands, motion blur and rolling dice over an unchanged table must commit nothing) and the cell accuracy
+on whole generated held-out tables (``--cell-tables``, 2-5 boards each).
 """
 
 from __future__ import annotations
@@ -130,6 +130,40 @@ def bench_no_change(n_frames: int, seed: int, n_tables: int = 4) -> tuple[int, i
     return frames, changes, distrusted
 
 
+def bench_table_cells(n_tables: int, seed: int) -> dict[str, float]:
+    """Cells read from whole generated tables (2-5 boards each, the frame as the camera sends it)."""
+    from companion.layout import ALL_CELLS, LAYOUT
+
+    fixed = {ALL_CELLS.index(c) for c in (*LAYOUT.towers, *LAYOUT.printed_crates)}
+    rng = np.random.default_rng(seed)
+    reader, _ = _reader()
+    cells = wrong = boards = perfect = missing = confident_wrong = 0
+    for _ in range(n_tables):
+        spec = TableSpec.random(rng)
+        frame, _ = render_table(spec, rng)
+        reader.reset()
+        read = {b.seat: b for b in reader.read(frame).boards}
+        for seat, city in zip(spec.seat_list, spec.cities, strict=True):
+            board = read.get(seat)
+            if board is None:
+                missing += 1
+                continue
+            boards += 1
+            errors = 0
+            for i, name in enumerate(ALL_CELLS):
+                if i in fixed:
+                    continue
+                row, col = divmod(i, 7)
+                cells += 1
+                if board.city[row][col] != city[row][col]:
+                    errors += 1
+                    confident_wrong += name not in board.uncertain
+            wrong += errors
+            perfect += errors == 0
+    return {"tables": n_tables, "boards": boards, "missing": missing, "cell_error": wrong / max(cells, 1),
+            "confident_error": confident_wrong / max(cells, 1), "perfect": perfect / max(boards, 1)}
+
+
 def rss_mb() -> float:
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
@@ -140,6 +174,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--dice-trays", type=int, default=400)
     parser.add_argument("--tracks", type=int, default=300)
     parser.add_argument("--no-change-frames", type=int, default=1000)
+    parser.add_argument("--cell-tables", type=int, default=40, help="tables for the whole-table cell figure")
     parser.add_argument("--seed", type=int, default=424242)
     args = parser.parse_args(argv)
 
@@ -156,6 +191,12 @@ def main(argv: list[str] | None = None) -> int:
     with_hint, alone = bench_pirates(args.tracks, args.seed + 2)
     print(f"pirate track exact: {100 * with_hint:.2f} % with the player count from the boards, "
           f"{100 * alone:.2f} % from the marks alone ({args.tracks} images)")
+    if args.cell_tables:
+        cells = bench_table_cells(args.cell_tables, args.seed + 4)
+        print(f"cells on whole tables: {cells['cell_error']:.3%} of drawable spaces misread "
+              f"({cells['confident_error']:.3%} misread and not flagged uncertain), "
+              f"{100 * cells['perfect']:.1f} % of {cells['boards']} boards without error, "
+              f"{cells['missing']} boards not found ({cells['tables']} tables, 38-42 px a cell)")
     frames, changes, distrusted = bench_no_change(args.no_change_frames, args.seed + 3)
     verdict = "PASS" if changes == 0 else "FAIL"
     print(f"no-change check: {frames} frames of hands/blur/rolling dice, {changes} changes committed "

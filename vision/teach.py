@@ -32,7 +32,7 @@ from vision.cells.dataset import jitter_rectified
 from vision.cells.features import cell_crops
 from vision.cells.labels import GLYPH_CLASSES, check_language, glyph_for_char
 from vision.cells.model import CellModel
-from vision.cells.reader import DEFAULT_MODEL_PATH, TEACH_FILE, CellReader
+from vision.cells.reader import DEFAULT_MODEL_PATH, TEACH_FILE, CellReader, model_fingerprint
 
 # Cell -> what is drawn there, in city notation (persons in the table's own letters).
 TEACH_LAYOUT: dict[str, str] = {
@@ -98,7 +98,8 @@ def teach_from_rectified(boards: Sequence[np.ndarray], data_dir: str | Path, lan
     adapted = base.fine_tune(x, y, epochs=8, lr=2e-3, seed=seed)
     out_dir = Path(data_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
-    adapted.save(out_dir / TEACH_FILE, with_replay=False)
+    np.savez_compressed(out_dir / TEACH_FILE, **adapted.arrays(with_replay=False),
+                        base_model=np.array(model_fingerprint(base_model)))
     taught_reader = CellReader(language, out_dir)
     after_wrong = set()
     for rectified in boards:

@@ -12,7 +12,7 @@ from vision.cells.cnn import CNN_PATH, ConvTrunk, save_cnn
 from vision.cells.features import cell_crops, ink_maps, shifted_cell_crops
 from vision.cells.labels import GLYPH_CLASSES
 from vision.cells.model import MODEL_PATH, CellModel
-from vision.cells.reader import CellReader
+from vision.cells.reader import CellReader, model_fingerprint
 
 
 def _direct_conv_relu(x: np.ndarray, weight: np.ndarray, bias: np.ndarray) -> np.ndarray:
@@ -81,6 +81,17 @@ def test_teach_file_of_the_older_mlp_is_ignored(tmp_path):
     shutil.copy(MODEL_PATH, tmp_path / "teach.npz")
     reader = CellReader("en", tmp_path)
     assert not reader.taught and reader.trunk is not None
+
+
+def test_teach_file_names_the_model_it_adapted(tmp_path):
+    """A head adapted to another model's trunk is ignored even when the feature sizes agree (a model
+    update of the same shape); one adapted to the shipped model is used."""
+    head = CellModel.load(CNN_PATH)
+    own = model_fingerprint(CNN_PATH)
+    np.savez_compressed(tmp_path / "teach.npz", **head.arrays(with_replay=False), base_model=np.array("0" * 16))
+    assert not CellReader("en", tmp_path).taught
+    np.savez_compressed(tmp_path / "teach.npz", **head.arrays(with_replay=False), base_model=np.array(own))
+    assert CellReader("en", tmp_path).taught
 
 
 def test_batched_ink_maps_match_per_crop_percentile():

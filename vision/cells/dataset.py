@@ -59,18 +59,31 @@ class CellSet:
     crops: np.ndarray | None = None  # (n, 24, 24) ink maps when asked for
 
 
+# Pixels per cell in the camera's frame: hardware.md's table, from 24 px (the Camera Module 3 Wide at
+# 90 cm, the highest it may hang) through 29 px (75 cm, the recommended height) to 44 px (2 players at
+# 50 cm); a webcam gives 31-46 px.
+CAMERA_CELL_PX = (24.0, 46.0)
+# Training draws most boards a little beyond the camera's range, and a quarter closer up (a phone photo
+# of one board), so that those read as well.
+TRAINING_CELL_PX = ((22.0, 48.0), (48.0, 80.0))
+TRAINING_CLOSE_UP_RATE = 0.25
+_PHOTO_FRAME = (800, 600)
+
+
 def photographed_board(
     city: Sequence[str], rng: np.random.Generator, *, language: str = "en",
     digit_bitmaps: Mapping[int, Sequence[np.ndarray]] | None = None, tilt_deg: float = 30.0,
-    jitter_px: float = 1.2,
+    jitter_px: float = 1.2, cell_px_range: tuple[float, float] = CAMERA_CELL_PX,
 ) -> np.ndarray | None:
-    """Render, photograph and locate one board; the rectified image (None if it was not found)."""
+    """Render, photograph and locate one board; the rectified image (None if it was not found).
+
+    ``cell_px_range``: how many frame pixels a cell spans (before the tilt shrinks the far side).
+    """
     seat = int(rng.integers(5))
     cell_px = int(rng.integers(44, 76))
     board = render_board(city, rng, cell_px=cell_px, seat=seat, language=language, digit_bitmaps=digit_bitmaps)
-    # Boards 330-540 px across in the frame: what a 1080p camera 60-90 cm up sees of each board.
-    photo = photograph(board.image, board.alpha, rng, frame_size=(800, 600), tilt_deg=tilt_deg,
-                       fill=(0.55, 0.9))
+    fill = SIZE * float(rng.uniform(*cell_px_range)) / min(_PHOTO_FRAME)
+    photo = photograph(board.image, board.alpha, rng, frame_size=_PHOTO_FRAME, tilt_deg=tilt_deg, fill=(fill, fill))
     found = [b for b in find_boards(photo.frame) if b.seat == seat]
     if not found:
         return None
@@ -89,7 +102,8 @@ def make_cell_set(
         language = str(rng.choice(list(languages)))
         city = balanced_city(rng, language)
         use_bitmaps = digit_bitmaps is not None and rng.random() < bitmap_rate
-        rectified = photographed_board(city, rng, language=language,
+        cell_px_range = TRAINING_CELL_PX[int(rng.random() < TRAINING_CLOSE_UP_RATE)]
+        rectified = photographed_board(city, rng, language=language, cell_px_range=cell_px_range,
                                        digit_bitmaps=digit_bitmaps if use_bitmaps else None)
         if rectified is None:
             continue

@@ -26,6 +26,7 @@ from vision.cells.reader import CellReader
 @dataclass
 class Report:
     boards: int = 0
+    not_found: int = 0  # photos whose board the localiser did not find (not read, not counted above)
     cells: int = 0
     cell_errors: int = 0
     boards_perfect: int = 0
@@ -39,7 +40,8 @@ class Report:
 
     def lines(self) -> list[str]:
         out = [
-            f"boards {self.boards}, cells {self.cells}",
+            f"boards {self.boards}, cells {self.cells} (the 41 drawable spaces each); "
+            f"{self.not_found} more boards not found by the localiser",
             f"per-cell error {self.cell_errors / max(self.cells, 1):.3%} ({self.cell_errors} cells)",
             f"boards without error {self.boards_perfect / max(self.boards, 1):.1%}; without a confident "
             f"error (all misreads flagged uncertain) {self.boards_no_confident_error / max(self.boards, 1):.1%}",
@@ -77,6 +79,7 @@ def evaluate(reader: CellReader, n_boards: int, seed: int, *, digit_boards: int 
         rectified = photographed_board(city, rng, language=language, jitter_px=0.0,
                                        digit_bitmaps=test_digits if with_digits else None)
         if rectified is None:
+            report.not_found += 1
             continue
         made += 1
         t0 = time.perf_counter()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 from pathlib import Path
 
 import cv2
@@ -30,6 +31,18 @@ _FIXED_INDEX = _TOWER_INDEX | _PRINTED_INDEX
 _SPACE_INDEX = [i for i in range(SIZE * SIZE) if i not in _FIXED_INDEX]
 
 
+def model_fingerprint(path: Path) -> str:
+    """Which model file this is (a teach file records the one it adapted)."""
+    return hashlib.sha256(Path(path).read_bytes()).hexdigest()[:16]
+
+
+def _taught_from(teach_path: Path) -> str | None:
+    """The fingerprint of the model a teach file adapted; None in files from before it was recorded
+    (those are told apart by their feature size only)."""
+    with np.load(teach_path) as data:
+        return str(data["base_model"]) if "base_model" in data else None
+
+
 class CellReader:
     """Reads the 45 spaces of a rectified board (``vision.board``: A1 top-left, 7 x 7 cells).
 
@@ -47,10 +60,13 @@ class CellReader:
         if taught_path is not None and taught_path.is_file():
             try:
                 taught: CellModel | None = CellModel.load(taught_path)
+                taught_from = _taught_from(taught_path)
             except (OSError, ValueError, KeyError):
-                taught = None  # unreadable: read with the shipped model rather than not at all
-            # A teach file from an older model (other features) is ignored: teach again after an update.
-            if taught is not None and taught.mean.shape == self.model.mean.shape:
+                taught, taught_from = None, None  # unreadable: read with the shipped model, not at all
+            # A head adapted to another model's features means nothing to this one: a teach file made
+            # before an update is ignored (teach again), whether or not the feature sizes happen to agree.
+            if (taught is not None and taught.mean.shape == self.model.mean.shape
+                    and taught_from in (None, model_fingerprint(model_path))):
                 self.model, self.taught = taught, True
         self.chars = [char_for_glyph(g, self.language) for g in GLYPH_CLASSES]
         # Letters this language does not use (a 'G' person in English) are never read.

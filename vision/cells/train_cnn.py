@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import time
+from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -24,20 +25,33 @@ from vision.cells.labels import GLYPH_CLASSES
 from vision.cells.model import CellModel
 from vision.cells.train import fit_temperature
 
+DATA_PARTS = 2  # training boards come in this many parts of their own seeds, made side by side
 
-def cell_crops_data(seed: int, n_boards: int, n_val_boards: int,
-                    cache: Path | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """(train crops, train labels, val crops, val labels); ``cache`` (.npz) keeps them between runs."""
+
+def _cell_part(seed: int, n_boards: int) -> tuple[np.ndarray, np.ndarray]:
+    digits_train, _ = load_digit_split()
+    cells = make_cell_set(n_boards, np.random.default_rng(seed), digit_bitmaps=digits_train, bitmap_rate=0.2,
+                          keep_crops=True)
+    assert cells.crops is not None
+    return cells.crops.astype(np.float16), cells.labels
+
+
+def cell_crops_data(seed: int, n_boards: int, n_val_boards: int, cache: Path | None = None,
+                    workers: int = DATA_PARTS) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """(train crops, train labels, val crops, val labels); ``cache`` (.npz) keeps them between runs.
+
+    The training boards are ``DATA_PARTS`` parts (seeds ``seed + 1``, ``seed + 2``, ...) and the
+    validation boards have seed ``seed + 10000``: the same data whatever ``workers`` is.
+    """
     if cache is not None and cache.is_file():
         with np.load(cache) as d:
             return d["train_x"], d["train_y"], d["val_x"], d["val_y"]
-    digits_train, _ = load_digit_split()
-    train_set = make_cell_set(n_boards, np.random.default_rng(seed), digit_bitmaps=digits_train,
-                              bitmap_rate=0.2, keep_crops=True)
-    val_set = make_cell_set(n_val_boards, np.random.default_rng(seed + 10_000), digit_bitmaps=digits_train,
-                            bitmap_rate=0.2, keep_crops=True)
-    assert train_set.crops is not None and val_set.crops is not None
-    out = (train_set.crops.astype(np.float16), train_set.labels, val_set.crops.astype(np.float16), val_set.labels)
+    jobs = [(seed + 1 + k, n_boards // DATA_PARTS + (k < n_boards % DATA_PARTS)) for k in range(DATA_PARTS)]
+    jobs.append((seed + 10_000, n_val_boards))
+    with ProcessPoolExecutor(max_workers=max(1, workers)) as pool:
+        parts = list(pool.map(_cell_part, *zip(*jobs, strict=True)))
+    train_parts, (val_x, val_y) = parts[:-1], parts[-1]
+    out = (np.concatenate([x for x, _ in train_parts]), np.concatenate([y for _, y in train_parts]), val_x, val_y)
     if cache is not None:
         np.savez(cache, train_x=out[0], train_y=out[1], val_x=out[2], val_y=out[3])
     return out
@@ -183,9 +197,9 @@ def train(seed: int, n_boards: int, n_val_boards: int, epochs: int, out: Path, c
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description="Train the convolutional cell classifier (needs PyTorch).")
     parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--boards", type=int, default=1200, help="training boards (45 cells each)")
-    parser.add_argument("--val-boards", type=int, default=150)
-    parser.add_argument("--epochs", type=int, default=14)
+    parser.add_argument("--boards", type=int, default=2000, help="training boards (45 cells each)")
+    parser.add_argument("--val-boards", type=int, default=200)
+    parser.add_argument("--epochs", type=int, default=18)
     parser.add_argument("--out", type=Path, default=CNN_PATH)
     parser.add_argument("--threads", type=int, default=2,
                         help="PyTorch threads (1 is faster when another process is busy on a 2-core machine)")
