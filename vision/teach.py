@@ -71,6 +71,19 @@ def _augment(rectified: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     return np.clip(img, 0, 255).astype(np.uint8)
 
 
+def _vary_symbols(crops: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """Each cell's drawing turned, scaled and moved a little, as the same hand draws it next time: one
+    example of a symbol, only jittered as a whole board, taught the head that one drawing and not the
+    player's way of drawing it."""
+    side = crops.shape[1]
+    out = np.empty_like(crops)
+    for i, crop in enumerate(crops):
+        turn = cv2.getRotationMatrix2D((side / 2, side / 2), float(rng.normal(0, 7)), float(rng.uniform(0.88, 1.1)))
+        turn[:, 2] += rng.uniform(-2, 2, 2)
+        out[i] = cv2.warpAffine(crop, turn, (side, side), flags=cv2.INTER_LINEAR, borderValue=0.0)
+    return out
+
+
 def teach_from_rectified(boards: Sequence[np.ndarray], data_dir: str | Path, language: str = "en", *,
                          seed: int = 0, base_model: Path = DEFAULT_MODEL_PATH) -> dict[str, Any]:
     """Adapt the reader to the hand on these rectified teaching boards; writes ``data_dir/teach.npz``."""
@@ -92,7 +105,8 @@ def teach_from_rectified(boards: Sequence[np.ndarray], data_dir: str | Path, lan
         before_wrong |= {ALL_CELLS[i] for i in taught_idx if read[i // SIZE][i % SIZE] != city[i // SIZE][i % SIZE]}
         for k in range(AUGMENTATIONS + 1):
             view = rectified if k == 0 else _augment(rectified, rng)
-            feats.append(base_reader.crop_features(cell_crops(view)[spaces]))
+            crops = cell_crops(view)[spaces]
+            feats.append(base_reader.crop_features(crops if k == 0 else _vary_symbols(crops, rng)))
             ys.append(labels)
     x, y = np.vstack(feats), np.concatenate(ys)
     adapted = base.fine_tune(x, y, epochs=8, lr=2e-3, seed=seed)
