@@ -4,16 +4,20 @@ With the kit's markers (table-kit.md): ids 4s..4s+3 sit centred on towers A1, G1
 each 70 % of a cell, upright. Every detected marker gives four known board points, so two markers
 already fix the homography and three or four make it robust (a hand over one tower loses nothing).
 
-Without markers (a phone photo of one board): the board's outline is the largest convex
-quadrilateral in the picture. Its rotation is read from the board itself: the four printed
-starting crates B2, C2, B3, B4 look identical (printed) and sit in an L next to tower A1, and tower
-A1 carries the only green icon (the person bonus). Each of the four rotations is scored on those two
-cues and the best one wins.
+Without markers (a phone photo of one board): outlines of the board's rim (convex quadrilaterals from
+a few segmentations) only say roughly where it is. The board's own printed grid then fixes it: the 6 + 6
+lines are found near where an outline puts them and the homography is re-estimated from their 36
+crossings, whose places on the real board are measured constants (the print is up to 0.15 cell off an
+even k/7 lattice). Its rotation is read from the board itself: the four printed starting crates B2, C2,
+B3, B4 look identical (printed) and sit in an L next to tower A1, and tower A1 carries the only green
+icon (the person bonus). A grid without that print (squared paper) or no grid at all gives no board.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
+from typing import NamedTuple
 
 import cv2
 import numpy as np
@@ -124,6 +128,35 @@ def find_boards(
 
 # --- A board without markers -------------------------------------------------------------------------
 
+# Where the printed grid lines cross, in board cells: [i][j] = (x, y) where vertical line i (between
+# columns i and i + 1, A = 0) meets horizontal line j. Measured on the board's scan with the line finder
+# below (``python -m vision.board.evaluate --measure-print``): the print is neither at exact k/7 of the
+# board nor square to its rim (up to 0.15 cell off), so an even lattice would put the corners that far out.
+PRINTED_CROSSINGS = np.array([
+    [[0.944, 1.095], [0.971, 2.070], [0.989, 3.037], [1.008, 3.995], [1.031, 4.954], [1.049, 5.943]],
+    [[1.919, 1.103], [1.932, 2.069], [1.950, 3.039], [1.970, 3.984], [1.986, 4.950], [2.013, 5.948]],
+    [[2.857, 1.103], [2.865, 2.067], [2.883, 3.035], [2.898, 3.984], [2.910, 4.947], [2.939, 5.943]],
+    [[3.815, 1.101], [3.827, 2.065], [3.846, 3.026], [3.862, 3.984], [3.882, 4.952], [3.908, 5.952]],
+    [[4.805, 1.092], [4.809, 2.065], [4.821, 3.026], [4.836, 3.983], [4.864, 4.962], [4.896, 5.968]],
+    [[5.817, 1.088], [5.817, 2.056], [5.819, 3.039], [5.835, 3.992], [5.852, 4.976], [5.866, 5.961]],
+])
+# The same lattice printed evenly at k/7 (the synthetic look-alike board, or another print run); also the
+# lattice that ranks outlines, before the board's way round is known.
+EVEN_CROSSINGS = np.stack(np.meshgrid(np.arange(1.0, SIZE), np.arange(1.0, SIZE), indexing="ij"), axis=-1)
+_BOARD_SQUARE = np.array([[0, 0], [SIZE, 0], [SIZE, SIZE], [0, SIZE]], np.float64)
+_OUTLINE_SIDE = 800  # px: outlines are looked for in a frame this size (the kernels below are tuned to it)
+_WORK_SIDE = 1280  # px: larger frames are scaled down first; the grid needs no more than ~100 px a cell
+_LINE_KERNEL = 0.08  # cells: printed lines are ~0.04 cell wide, marker strokes ~0.1 (too wide to count)
+_CUE_CELL = 32  # px a cell where the print's cues are read (crates and icon need no more)
+_CROSSING_TOLERANCE = 0.02  # cells: a crossing further than this from the fitted lattice is an outlier
+_EVEN_PRINT_FACTOR = 1.25  # an even print is chosen only if its crossings sit this many times closer
+# A found board is kept only with a real grid and this board's own print: bare tables, blank cards,
+# scribbles and squared paper each fail at least one of these (measured on generated photos; the figures
+# in brackets are the lowest seen on 1,000 generated photos of boards).
+MIN_CROSSINGS = 16  # of 36 crossings on one homography within _CROSSING_TOLERANCE (boards: 19; no grid: 13)
+MIN_TURN_MARGIN = 0.4  # the upright reading beats every other way round by this much (boards: 0.66)
+MIN_RIM_SATURATION = 12.0  # the tan rim is this much more saturated than the white inside (boards: 17.5)
+
 
 def _order_clockwise(quad: np.ndarray) -> np.ndarray:
     centre = quad.mean(axis=0)
@@ -169,48 +202,51 @@ def _largest_quad(polygon: np.ndarray) -> np.ndarray:
         polygon = polygon[np.linspace(0, n - 1, 40).astype(int)]
         n = 40
     x, y = polygon[:, 0], polygon[:, 1]
-    # tri[a, b, c]: twice the signed area of triangle (a, b, c).
-    tri = (x[None, :, None] - x[:, None, None]) * (y[None, None, :] - y[:, None, None]) - (
-        x[None, None, :] - x[:, None, None]) * (y[None, :, None] - y[:, None, None])
-    idx = np.arange(n)
-    best, best_area = polygon[:4], -1.0
-    for i in range(n):
-        for k in range(i + 2, n):
-            between = (idx > i) & (idx < k)
-            outside = (idx > k) | (idx < i)
-            if not between.any() or not outside.any():
-                continue
-            a1 = np.abs(tri[i, :, k])
-            j = int(np.argmax(np.where(between, a1, -1)))
-            m = int(np.argmax(np.where(outside, a1, -1)))
-            area = a1[j] + a1[m]
-            if area > best_area:
-                best_area = float(area)
-                best = polygon[sorted([i, j, k, m])]
-    return best
+    # area[i, j, k]: twice the area of triangle (i, j, k). Each diagonal (i, k) makes its best
+    # quadrilateral with the farthest vertex j on either side of it.
+    area = np.abs((x[None, :, None] - x[:, None, None]) * (y[None, None, :] - y[:, None, None]) - (
+        x[None, None, :] - x[:, None, None]) * (y[None, :, None] - y[:, None, None]))
+    i, j, k = np.ogrid[:n, :n, :n]
+    between = np.where((j > i) & (j < k), area, -1.0)
+    outside = np.where((j > k) | (j < i), area, -1.0)
+    total = between.max(axis=1) + outside.max(axis=1)
+    first, last = np.ogrid[:n, :n]
+    total = np.where((last >= first + 2) & ((first > 0) | (last < n - 1)), total, -np.inf)
+    if not np.isfinite(total).any():
+        return polygon[:4]
+    a, c = np.unravel_index(int(np.argmax(total)), total.shape)
+    return polygon[sorted([int(a), int(between[a, :, c].argmax()), int(c), int(outside[a, :, c].argmax())])]
 
 
-def _board_quadrilateral(frame: np.ndarray) -> np.ndarray | None:
-    colour = cv2.cvtColor(frame, cv2.COLOR_GRAY2BGR) if frame.ndim == 2 else frame
-    scale = min(800.0 / max(colour.shape[:2]), 1.0)
-    small_bgr = cv2.resize(colour, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA) if scale < 1 else colour
+def _outline_candidates(small_bgr: np.ndarray) -> list[np.ndarray]:
+    """Convex quadrilaterals that may be the board's rim, from several segmentations of a small frame."""
     small = cv2.cvtColor(small_bgr, cv2.COLOR_BGR2GRAY)
     blur = cv2.GaussianBlur(small, (5, 5), 0)
     area_total = small.shape[0] * small.shape[1]
     kernel = np.ones((5, 5), np.uint8)
-    # 1. Unlike the table: colour distance from the frame's border (the table around the board).
-    lab = cv2.cvtColor(cv2.GaussianBlur(small_bgr, (7, 7), 0), cv2.COLOR_BGR2LAB).astype(np.float32)
-    border = np.vstack([lab[:4].reshape(-1, 3), lab[-4:].reshape(-1, 3), lab[:, :4].reshape(-1, 3),
-                        lab[:, -4:].reshape(-1, 3)])
-    distance = np.linalg.norm(lab - np.median(border, axis=0), axis=2)
-    distance = np.clip(distance * (255.0 / max(float(distance.max()), 1.0)), 0, 255).astype(np.uint8)
+    # 1. Unlike the table: colour distance from the frame's border (the table around the board), at
+    # half size: it only has to tell the board's bulk from the table.
+    half = cv2.resize(small_bgr, None, fx=0.5, fy=0.5, interpolation=cv2.INTER_AREA)
+    lab = cv2.cvtColor(cv2.GaussianBlur(half, (3, 3), 0), cv2.COLOR_BGR2LAB).astype(np.float32)
+    border = np.vstack([lab[:2].reshape(-1, 3), lab[-2:].reshape(-1, 3), lab[:, :2].reshape(-1, 3),
+                        lab[:, -2:].reshape(-1, 3)])
+    difference = lab - np.median(border, axis=0).astype(np.float32)
+    distance = cv2.sqrt(cv2.transform(difference * difference, np.ones((1, 3), np.float32)))
+    distance = cv2.resize(distance, (small.shape[1], small.shape[0]), interpolation=cv2.INTER_LINEAR)
+    distance = cv2.convertScaleAbs(distance, alpha=255.0 / max(float(distance.max()), 1.0))
     _, unlike_table = cv2.threshold(distance, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
     unlike_table = cv2.morphologyEx(cv2.morphologyEx(unlike_table, cv2.MORPH_CLOSE, kernel), cv2.MORPH_OPEN, kernel)
     # 2. Edges; 3. brightness either way.
     edges = cv2.dilate(cv2.Canny(blur, 30, 90), np.ones((3, 3), np.uint8))
     _, otsu = cv2.threshold(blur, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+    # 4. Edges closed and filled, then opened: streaks of table grain that touch the rim fall away.
+    closed = cv2.morphologyEx(edges, cv2.MORPH_CLOSE, np.ones((7, 7), np.uint8))
+    outer, _ = cv2.findContours(closed, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    filled = np.zeros_like(closed)
+    cv2.drawContours(filled, outer, -1, 255, -1)
+    filled = cv2.morphologyEx(filled, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (15, 15)))
     candidates: list[np.ndarray] = []
-    for binary in (unlike_table, edges, otsu, 255 - otsu):
+    for binary in (unlike_table, edges, otsu, 255 - otsu, filled):
         contours, _ = cv2.findContours(binary, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
         for contour in contours:
             area = cv2.contourArea(contour)
@@ -232,108 +268,285 @@ def _board_quadrilateral(frame: np.ndarray) -> np.ndarray | None:
                 continue  # the whole frame, or not a quadrilateral
             candidates.append(_refine_sides(contour, quad))
             candidates.append(quad)
-    if not candidates:
+    # The segmentations often agree: keep one of each outline (within a tenth of a cell).
+    distinct: list[np.ndarray] = []
+    for quad in candidates:
+        tolerance = 0.1 * np.sqrt(cv2.contourArea(quad.astype(np.float32))) / SIZE
+        if all(np.max(np.linalg.norm(quad - other, axis=1)) > tolerance for other in distinct):
+            distinct.append(quad)
+    return distinct
+
+
+def _homography(src: np.ndarray, dst: np.ndarray) -> np.ndarray:
+    return cv2.getPerspectiveTransform(src.astype(np.float32), dst.astype(np.float32)).astype(np.float64)
+
+
+def _turned(board_to_frame: np.ndarray, turn: int) -> np.ndarray:
+    """The same homography with the board's corners renamed ``turn`` places clockwise (A1 elsewhere)."""
+    turned = board_to_frame @ _homography(_BOARD_SQUARE, np.roll(_BOARD_SQUARE, -turn, axis=0))
+    return turned / turned[2, 2]
+
+
+@lru_cache(maxsize=16)
+def _line_shifts(width: int, along: tuple[float, ...]) -> np.ndarray:
+    """Column offsets (lines x rows) of the straight lines whose ends move by -width..width, every other
+    pixel; ``along`` is each row's place between the two ends (0..1)."""
+    steps = 2 * np.arange(-(width // 2), width // 2 + 1)
+    top, bottom = (s.ravel() for s in np.meshgrid(steps, steps, indexing="ij"))
+    t = np.array(along)
+    return np.round(top[:, None] * (1 - t) + bottom[:, None] * t).astype(np.int32)
+
+
+def _ridge_samples(response: np.ndarray, course: np.ndarray, rows: np.ndarray, half: int
+                   ) -> tuple[np.ndarray, np.ndarray]:
+    """Sub-pixel column and height of the ridge nearest ``course`` (lines x rows) on each row."""
+    side = response.shape[1]
+    x0 = np.clip(np.round(course).astype(int), half + 1, side - half - 2)
+    values = response[rows[None, :, None], x0[:, :, None] + np.arange(-half, half + 1)]
+    i = np.clip(np.argmax(values, axis=2), 1, 2 * half - 1)
+    a, b, c = (np.take_along_axis(values, (i + d)[:, :, None], axis=2)[:, :, 0] for d in (-1, 0, 1))
+    curvature = a - 2 * b + c
+    offset = np.where(curvature < 0, 0.5 * (a - c) / np.where(curvature < 0, curvature, -1.0), 0.0)
+    return x0 - half + i + offset, b
+
+
+def _local_lines(rows: np.ndarray, x: np.ndarray, weight: np.ndarray, centres: np.ndarray, reach: float,
+                 tolerance: float) -> tuple[np.ndarray, np.ndarray]:
+    """Robust straight fits x = a + b (row - centre) of each line within ``reach`` of each crossing.
+
+    The printed lines wander a little, so each crossing gets its own short fit. ``x``, ``weight``:
+    lines x rows; ``centres``: lines x crossings. Returns (a, b) per line and crossing, and whether
+    enough of the line was seen there (a drawing or a glare can hide a stretch of it).
+    """
+    d = rows[None, None, :] - centres[:, :, None]
+    near = (np.abs(d) < reach) & (weight[:, None, :] > 0)
+    inlier = near
+    x = x[:, None, :]
+    for _ in range(3):
+        w = weight[:, None, :] * inlier
+        s0, s1, s2 = w.sum(axis=2), (w * d).sum(axis=2), (w * d * d).sum(axis=2)
+        t0, t1 = (w * x).sum(axis=2), (w * d * x).sum(axis=2)
+        det = s0 * s2 - s1 * s1
+        solvable = det > 1e-9
+        det = np.where(solvable, det, 1.0)
+        a, b = (s2 * t0 - s1 * t1) / det, (s0 * t1 - s1 * t0) / det
+        inlier = near & (np.abs(x - (a[:, :, None] + b[:, :, None] * d)) < tolerance)
+    seen = solvable & (inlier.sum(axis=2) >= np.maximum(5, 0.25 * (np.abs(d) < reach).sum(axis=2)))
+    return np.stack([a, b], axis=2), seen
+
+
+class _Crossings(NamedTuple):
+    board: np.ndarray  # (6, 6, 2): where the crossings were found, in the guessed board's cells
+    seen: np.ndarray  # (6, 6): whether enough of both lines was seen around each crossing
+    strength: float  # mean ridge height along the 12 lines / a bright ridge (~0.4 on a bare table)
+
+
+class _GridFit(NamedTuple):
+    board_to_frame: np.ndarray
+    on_lattice: int  # crossings within _CROSSING_TOLERANCE of the fitted homography (of 36)
+    residual: float  # median distance of the crossings from it, in cells
+
+
+def _find_crossings(gray: np.ndarray, board_to_frame: np.ndarray, crossings: np.ndarray, window: float,
+                    cell: int, *, strength_only: bool = False) -> _Crossings:
+    """Find the printed grid's 36 crossings within ``window`` cells of where ``board_to_frame`` puts them.
+
+    Each line is found in the board rectified at ``cell`` px a cell: a thin-line filter (a blackhat
+    narrower than a marker stroke), the straight line of strongest response near its expected course
+    (both ends free), then short robust fits around each crossing. ``strength_only`` stops after the
+    straight lines (to rank outlines cheaply).
+    """
+    margin = 0.5
+    to_rect = np.array([[cell, 0, margin * cell], [0, cell, margin * cell], [0, 0, 1.0]])
+    frame_to_rect = to_rect @ np.linalg.inv(board_to_frame)
+    side = int(round((SIZE + 2 * margin) * cell))
+    rect = cv2.warpPerspective(gray, frame_to_rect, (side, side), flags=cv2.INTER_LINEAR,
+                               borderMode=cv2.BORDER_REPLICATE).astype(np.float32)
+    expected = (crossings + margin) * cell
+    width = max(2, int(round(window * cell)))
+    rows = np.arange(int((0.15 + margin) * cell), int((SIZE - 0.15 + margin) * cell))
+    along = (rows - rows[0]) / (rows[-1] - rows[0])
+    sparse = slice(None, None, max(1, cell // 6))
+    shifts = _line_shifts(width, tuple(np.round(along[sparse], 6)))
+    steps = 2 * np.arange(-(width // 2), width // 2 + 1)
+    nudge_top, nudge_bottom = (m.ravel() for m in np.meshgrid([-1, 0, 1], [-1, 0, 1], indexing="ij"))
+    kernel = cv2.getStructuringElement(cv2.MORPH_RECT, (max(3, int(_LINE_KERNEL * cell) | 1), 1))
+    lines = np.arange(6)
+    fitted, strengths = [], []
+    for family in (0, 1):  # vertical lines (column as a function of row), then horizontal ones
+        image = rect if family == 0 else np.ascontiguousarray(rect.T)
+        response = cv2.morphologyEx(image, cv2.MORPH_BLACKHAT, kernel)
+        ceiling = float(np.percentile(response[::3, ::3], 90)) + 1e-3
+        response = np.minimum(response, ceiling)  # a bold marker stroke counts no more than the print
+        points = expected if family == 0 else expected.transpose(1, 0, 2)[:, :, ::-1]
+        along_line, across = points[:, :, 1], points[:, :, 0]
+        centred = along_line - along_line.mean(axis=1, keepdims=True)
+        slope = (centred * across).sum(axis=1) / (centred**2).sum(axis=1)
+        top = across.mean(axis=1) + slope * (rows[0] - along_line.mean(axis=1))
+        bottom = across.mean(axis=1) + slope * (rows[-1] - along_line.mean(axis=1))
+        course = top[:, None] + (bottom - top)[:, None] * along[None, :]
+        # The strongest straight line near each expected course: every other shift of its two ends,
+        # then the eight neighbours of the best.
+        sparse_rows = rows[sparse][None, None, :]
+        cols = np.clip(np.round(course[:, sparse]).astype(np.int32)[:, None, :] + shifts[None], 0, side - 1)
+        best = np.argmax(response[sparse_rows, cols].mean(axis=2), axis=1)
+        tops = steps[best // len(steps)][:, None] + nudge_top[None, :]
+        bottoms = steps[best % len(steps)][:, None] + nudge_bottom[None, :]
+        u = along[sparse]
+        cols = np.clip(np.round(course[:, None, sparse] + tops[:, :, None] * (1 - u) + bottoms[:, :, None] * u)
+                       .astype(np.int32), 0, side - 1)
+        score = response[sparse_rows, cols].mean(axis=2)
+        best = np.argmax(score, axis=1)
+        strengths.extend(score[lines, best] / ceiling)
+        if strength_only:
+            continue
+        course = course + tops[lines, best][:, None] * (1 - along) + bottoms[lines, best][:, None] * along
+        x, height = _ridge_samples(response, course, rows, max(2, cell // 20))
+        weight = np.where(height > 0.3 * ceiling, height, 0.0)
+        fitted.append(_local_lines(rows.astype(np.float64), x, weight, along_line, cell, max(1.0, 0.04 * cell)))
+    strength = float(np.mean(strengths))
+    if strength_only:
+        return _Crossings(np.zeros((6, 6, 2)), np.zeros((6, 6), bool), strength)
+    (vertical, v_seen), (horizontal, h_seen) = fitted
+    v_centre, h_centre = expected[:, :, 1], expected[:, :, 0]  # crossing [i][j]: row on line i, column on j
+    a, b = vertical[:, :, 0], vertical[:, :, 1]  # x = a + b (y - v_centre)
+    c, d = horizontal[:, :, 0].T, horizontal[:, :, 1].T  # y = c + d (x - h_centre)
+    x = (a + b * (c - v_centre - d * h_centre)) / (1 - b * d)
+    y = c + d * (x - h_centre)
+    return _Crossings(np.stack([x, y], axis=2) / cell - margin, v_seen & h_seen.T, strength)
+
+
+def _fit_printed_grid(gray: np.ndarray, board_to_frame: np.ndarray, crossings: np.ndarray, window: float,
+                      cell: int) -> _GridFit | None:
+    """The homography re-estimated from the printed grid's crossings found near where ``board_to_frame``
+    puts them (``_find_crossings``); None when too little of the grid was seen."""
+    found = _find_crossings(gray, board_to_frame, crossings, window, cell)
+    if found.seen.sum() < 12:
         return None
-    # Several segmentations give several outlines: snap each to the strongest straight edges near it
-    # and keep the one that runs along the strongest edge all round (the board against the table).
-    gx = cv2.Sobel(blur, cv2.CV_32F, 1, 0, ksize=3)
-    gy = cv2.Sobel(blur, cv2.CV_32F, 0, 1, ksize=3)
-    snapped = [_snap_to_edges(gx, gy, _snap_to_edges(gx, gy, quad)[0], 0.015) for quad in candidates]
-    best = max(snapped, key=lambda qs: qs[1])
-    return best[0] / scale
+    src, dst = crossings[found.seen], found.board[found.seen]
+    # Robust: a drawing over a line can pull a few crossings off (and a homography would bend to them).
+    correction, on_lattice = cv2.findHomography(src, dst, cv2.RANSAC, _CROSSING_TOLERANCE, maxIters=500,
+                                                confidence=0.995)
+    if correction is None:
+        return None
+    residual = np.linalg.norm(cv2.perspectiveTransform(src[None], correction)[0] - dst, axis=1)
+    fitted = board_to_frame @ correction
+    return _GridFit(fitted / fitted[2, 2], int(on_lattice.sum()), float(np.median(residual)))
 
 
-def _snap_to_edges(gx: np.ndarray, gy: np.ndarray, quad: np.ndarray, reach_fraction: float = 0.04
-                   ) -> tuple[np.ndarray, float]:
-    """Move each side of ``quad`` (both ends independently, a few % of its length) onto the strongest
-    edge; return the new corners and the mean edge strength along the sides."""
-    h, w = gx.shape
-    t = np.linspace(0.15, 0.85, 40)  # the straight middle of each side, away from rounded corners
-    lines, total = [], 0.0
-    for i in range(4):
-        a, b = quad[i], quad[(i + 1) % 4]
-        d = b - a
-        length = float(np.hypot(*d))
-        if length < 10:
-            return quad, 0.0
-        normal = np.array([-d[1], d[0]]) / length
-        reach = max(2, int(reach_fraction * length))
-        shifts = np.arange(-reach, reach + 1, dtype=np.float64)
-        da, db = np.meshgrid(shifts, shifts, indexing="ij")
-        da, db = da.ravel(), db.ravel()
-        off = da[:, None] * (1 - t[None, :]) + db[:, None] * t[None, :]
-        px = a[0] + d[0] * t[None, :] + normal[0] * off
-        py = a[1] + d[1] * t[None, :] + normal[1] * off
-        xi = np.clip(np.round(px).astype(int), 0, w - 1)
-        yi = np.clip(np.round(py).astype(int), 0, h - 1)
-        response = gx[yi, xi] * normal[0] + gy[yi, xi] * normal[1]
-        # The median of the signed response wants one edge of the same polarity all along the side:
-        # the board against the table, not a short strong stroke (a drawing, a grid dash, a shadow).
-        strength = np.abs(np.median(response, axis=1))
-        # Prefer edges near the segmented outline: table grain can be as strong as the board's rim.
-        k = int(np.argmax(strength * (1.0 - 0.5 * (np.abs(da) + np.abs(db)) / (2 * reach))))
-        total += float(strength[k])
-        a2, b2 = a + normal * da[k], b + normal * db[k]
-        lines.append((a2, b2 - a2))
-    corners = []
-    for i in range(4):
-        (p1, d1), (p2, d2) = lines[i - 1], lines[i]
-        m = np.array([d1, -d2]).T
-        if abs(np.linalg.det(m)) < 1e-9:
-            return quad, 0.0
-        s = np.linalg.solve(m, p2 - p1)
-        corners.append(p1 + s[0] * d1)
-    return np.array(corners), total / 4
-
-
-def _grid_score(gray: np.ndarray, quad: np.ndarray, cell: int = 24) -> float:
-    """How sharply the board's printed grid lines show at the 1/7 steps once rectified by ``quad``."""
-    side = SIZE * cell
-    target = np.array([[0, 0], [side, 0], [side, side], [0, side]], np.float32)
-    h = cv2.getPerspectiveTransform(quad.astype(np.float32), target)
-    rect = cv2.warpPerspective(gray, h, (side, side), flags=cv2.INTER_AREA).astype(np.float32)
-    score = 0.0
-    for profile in (rect[cell // 2:-cell // 2].mean(axis=0), rect[:, cell // 2:-cell // 2].mean(axis=1)):
-        for k in range(1, SIZE):
-            at = k * cell
-            line = profile[at - 1:at + 2].min()
-            around = np.concatenate([profile[at - 8:at - 4], profile[at + 5:at + 9]]).mean()
-            score += float(around - line)
-    return score / (float(rect.std()) + 1.0)
-
-
-def _orientation_score(rectified: np.ndarray, cell_px: int) -> float:
-    """How much a rectified board looks upright: identical printed crates in B2 C2 B3 B4, green A1."""
+def _print_cues(rectified: np.ndarray, cell_px: int) -> tuple[float, float]:
+    """The board's own print, read as if A1 were top-left: how alike the four printed crates look (B2 C2
+    B3 B4, the same drawing on every board), and how much more of tower A1 is green (the person icon)
+    than of any other tower."""
     gray = cv2.cvtColor(rectified, cv2.COLOR_BGR2GRAY).astype(np.float32)
     crops = []
     m = cell_px // 8
     for cell in LAYOUT.printed_crates:
         col, row = cell_index(cell)
         crop = gray[row * cell_px + m:(row + 1) * cell_px - m, col * cell_px + m:(col + 1) * cell_px - m]
+        # High-passed: uneven light across a cell correlates too, the crate's planks are what matter.
+        crop = crop - cv2.GaussianBlur(crop, (0, 0), 0.1 * cell_px)
         crop = crop - crop.mean()
         crops.append(crop / (np.linalg.norm(crop) + 1e-6))
     sims = [float((crops[i] * crops[j]).sum()) for i in range(len(crops)) for j in range(i + 1, len(crops))]
-    hsv = cv2.cvtColor(rectified[:cell_px, :cell_px], cv2.COLOR_BGR2HSV)
-    green = np.mean((hsv[:, :, 0] > 35) & (hsv[:, :, 0] < 85) & (hsv[:, :, 1] > 80) & (hsv[:, :, 2] > 50))
-    return float(np.mean(sims)) + 2.0 * float(green)
+    # Green in A1 beyond any other tower's: a green table showing in the corners says nothing.
+    towers = []
+    for col, row in ((0, 0), (SIZE - 1, 0), (SIZE - 1, SIZE - 1), (0, SIZE - 1)):
+        hsv = cv2.cvtColor(rectified[row * cell_px:(row + 1) * cell_px, col * cell_px:(col + 1) * cell_px],
+                           cv2.COLOR_BGR2HSV)
+        towers.append(np.mean((hsv[:, :, 0] > 35) & (hsv[:, :, 0] < 85) & (hsv[:, :, 1] > 80) & (hsv[:, :, 2] > 50)))
+    return float(np.mean(sims)), float(towers[0] - max(towers[1:]))
+
+
+def _rim_saturation(rectified: np.ndarray, cell_px: int) -> float:
+    """How much more coloured the board's tan rim is than its white inside (median saturations)."""
+    saturation = cv2.cvtColor(rectified, cv2.COLOR_BGR2HSV)[:, :, 1]
+    per_cell = np.median(saturation.reshape(SIZE, cell_px, SIZE, cell_px).transpose(0, 2, 1, 3)
+                         .reshape(SIZE, SIZE, -1), axis=2)
+    rim = np.ones((SIZE, SIZE), bool)
+    rim[1:-1, 1:-1] = False
+    rim[[0, 0, -1, -1], [0, -1, 0, -1]] = False  # the towers carry their own pictures
+    return float(np.median(per_cell[rim]) - np.median(per_cell[1:-1, 1:-1]))
+
+
+class _Evidence(NamedTuple):
+    """What says a found grid is this board's: see MIN_CROSSINGS, MIN_TURN_MARGIN, MIN_RIM_SATURATION."""
+
+    on_lattice: int
+    turn_margin: float
+    rim_saturation: float | None  # None for a grey frame
 
 
 def find_single_board(frame: np.ndarray, *, cell_px: int = RECT_CELL_PX) -> LocatedBoard | None:
-    """One board photographed alone, without markers: outline by contours, rotation by its print."""
+    """One board photographed alone, without markers: outline, printed grid, way round (seat 0).
+
+    None when no board is in view: no outline whose printed grid shows, or a grid without this board's
+    own print (crates, A1's icon, the tan rim).
+    """
+    found = _single_board(frame, cell_px)
+    if found is None:
+        return None
+    board, evidence = found
+    if (evidence.on_lattice < MIN_CROSSINGS or evidence.turn_margin < MIN_TURN_MARGIN
+            or (evidence.rim_saturation is not None and evidence.rim_saturation < MIN_RIM_SATURATION)):
+        return None  # a grid that is not this board's, or no grid at all
+    return board
+
+
+def _single_board(frame: np.ndarray, cell_px: int) -> tuple[LocatedBoard, _Evidence] | None:
+    """``find_single_board`` before its last check: the best reading and the evidence for it."""
     if frame is None or frame.ndim not in (2, 3) or frame.size == 0:
         raise ValueError("find_single_board needs an image")
-    quad = _board_quadrilateral(frame)
-    if quad is None:
+    colour = cv2.cvtColor(frame, cv2.COLOR_GRAY2BGR) if frame.ndim == 2 else frame
+    scale = min(_WORK_SIDE / max(colour.shape[:2]), 1.0)
+    work = cv2.resize(colour, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA) if scale < 1 else colour
+    gray = cv2.cvtColor(work, cv2.COLOR_BGR2GRAY)
+    outline_scale = min(_OUTLINE_SIDE / max(work.shape[:2]), 1.0)
+    small = cv2.resize(work, None, fx=outline_scale, fy=outline_scale, interpolation=cv2.INTER_AREA)
+    # 1. Outlines of the rim, each tried against the even lattice: the one whose grid shows best wins.
+    outlines = [_homography(_BOARD_SQUARE, quad / outline_scale) for quad in _outline_candidates(small)]
+    ranked = sorted(outlines, key=lambda guess: -_find_crossings(gray, guess, EVEN_CROSSINGS, 0.45, 32,
+                                                                 strength_only=True).strength)
+    # 2. The real print fitted each of the four ways round, an even print once (it looks the same every
+    # way round); then the crates and A1's icon say which reading is upright.
+    views: list[tuple[float, np.ndarray]] = []
+    for guess in ranked[:2]:
+        fits = [_fit_printed_grid(gray, _turned(guess, turn), PRINTED_CROSSINGS, 0.45, 32) for turn in range(4)]
+        even = _fit_printed_grid(gray, guess, EVEN_CROSSINGS, 0.45, 32)
+        turns = [fit.board_to_frame for fit in fits if fit is not None]
+        if even is not None:
+            turns += [_turned(even.board_to_frame, turn) for turn in range(4)]
+        for board_to_work in turns:
+            crates, green = _print_cues(_rectify(work, board_to_work, _CUE_CELL)[0], _CUE_CELL)
+            views.append((crates + 2.0 * green, board_to_work))
+        if views:
+            break
+    if not views:
         return None
-    if frame.ndim == 2:
-        frame = cv2.cvtColor(frame, cv2.COLOR_GRAY2BGR)
-    unit = np.array([[0, 0], [SIZE, 0], [SIZE, SIZE], [0, SIZE]], np.float32)
-    views: list[tuple[float, LocatedBoard]] = []
-    for k in range(4):  # the four ways the board can lie; its own print says which is upright
-        corners = np.roll(quad, -k, axis=0).astype(np.float32)
-        board_to_frame = cv2.getPerspectiveTransform(unit, corners).astype(np.float64)
-        rectified, frame_to_rect = _rectify(frame, board_to_frame, cell_px)
-        views.append((_orientation_score(rectified, cell_px),
-                      LocatedBoard(seat=0, corners=corners, homography=frame_to_rect, rectified=rectified,
-                                   cell_px=cell_px, markers=0)))
-    return max(views, key=lambda v: v[0])[1]
+    views.sort(key=lambda v: -v[0])
+    upright = views[0][1]
+    # A reading with A1 at another corner (the even print's views repeat the real one's).
+    a1 = upright[:2, 2] / upright[2, 2]
+    cell_size = np.sqrt(abs(np.linalg.det(upright[:2, :2]))) / abs(upright[2, 2])
+    others = [score for score, h in views[1:] if np.linalg.norm(h[:2, 2] / h[2, 2] - a1) > 2 * cell_size]
+    turn_margin = views[0][0] - max(others, default=0.0)
+    # 3. Both prints again at full detail; the even one is kept only if its crossings sit clearly better.
+    finals: list[_GridFit | None] = []
+    for crossings in (PRINTED_CROSSINGS, EVEN_CROSSINGS):
+        grid: _GridFit | None = _GridFit(upright, 0, np.inf)
+        for window, cell in ((0.25, 32), (0.15, 64)):
+            if grid is not None:
+                grid = _fit_printed_grid(gray, grid.board_to_frame, crossings, window, cell)
+        finals.append(grid)
+    printed, even = finals
+    grid = printed
+    if printed is None or (even is not None and even.residual * _EVEN_PRINT_FACTOR < printed.residual):
+        grid = even
+    if grid is None:
+        return None
+    board_to_frame = np.diag([1 / scale, 1 / scale, 1.0]) @ grid.board_to_frame
+    rectified, frame_to_rect = _rectify(colour, board_to_frame, cell_px)
+    board = LocatedBoard(seat=0, corners=_board_corners(board_to_frame).astype(np.float32), homography=frame_to_rect,
+                         rectified=rectified, cell_px=cell_px, markers=0)
+    saturation = _rim_saturation(rectified, cell_px) if frame.ndim == 3 else None
+    return board, _Evidence(grid.on_lattice, turn_margin, saturation)
