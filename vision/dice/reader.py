@@ -1,16 +1,18 @@
 """Read the dice lying in the tray: locate the tray, split the dice (touching or not), read each top face.
 
 1. The tray floor is found from ArUco markers 20-23 and rectified to a top-down view.
-2. Dice are the white, unsaturated blobs on the floor. A blob holding several touching dice is split by
-   its area in die units and k-means on its pixels (squares touching flush have no saddle in their
-   distance transform, so a watershed alone would merge them).
-3. Each die's top face is centred on its symbol (the cube's sides, visible when the camera looks in at
-   an angle, carry none), cut out along the die's axes and classified from colour and shape features.
+2. Dice are the white blobs on the floor (bright in their darkest colour channel, which no felt is).
+   A blob's area in die units says how many dice it holds.
+3. Each die's top face is found by its symbol: the only dark patch the die's white cuts off from the
+   floor (the cube's sides, seen when the camera looks in at an angle, and the gaps between touching
+   dice all reach the floor). The symbols also count packed dice whose hidden sides make their blob
+   look a die short. A die whose symbol is not seen falls back to splitting its blob and the camera's
+   lean measured on the others.
+4. The top face is cut out around its symbol and classified from colour and shape features.
 """
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
@@ -18,7 +20,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from vision.dice.features import CROP_PX, face_features, ink_mask
+from vision.dice.features import CROP_PX, face_features
 from vision.dice.geometry import DIE_MM, STICKER_MM, TRAY_LAYOUT
 from vision.marker_plane import LocatedPlane, detect_markers, locate_plane
 from vision.observation import DIE_FACES, DieReading
@@ -64,122 +66,234 @@ def locate_tray(markers: dict[int, np.ndarray]) -> LocatedPlane | None:
     return locate_plane(markers, TRAY_LAYOUT, min_markers=2)
 
 
-def _lab_chroma(tray: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    lab = cv2.cvtColor(tray, cv2.COLOR_BGR2LAB)
-    chroma = np.abs(lab[:, :, 1].astype(np.int16) - 128) + np.abs(lab[:, :, 2].astype(np.int16) - 128)
-    return lab, chroma
+def darkest_channel(tray: np.ndarray) -> np.ndarray:
+    """Min over B, G, R: high only where a pixel is both bright and uncoloured (the dice's white)."""
+    return cv2.min(cv2.min(tray[:, :, 0], tray[:, :, 1]), tray[:, :, 2])
 
 
-def dice_mask(tray: np.ndarray, lab_chroma: tuple[np.ndarray, np.ndarray] | None = None) -> np.ndarray:
-    """White, unsaturated pixels (the dice, symbols filled in) on the rectified tray floor."""
-    lab, chroma = lab_chroma if lab_chroma is not None else _lab_chroma(tray)
-    lightness = lab[:, :, 0]
-    h, w = lightness.shape
-    floor_level = float(np.median(lightness))
-    otsu, _ = cv2.threshold(lightness, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
-    level = max(otsu, floor_level + 35)
-    mask = ((lightness > level) & (chroma < 40)).astype(np.uint8) * 255
+def dice_outlines(darkest: np.ndarray) -> list[np.ndarray]:
+    """Outlines of the white blobs (dice, touching dice as one) on the rectified tray floor, from its
+    darkest channel."""
+    h, w = darkest.shape
+    # Every felt and wood is dark in its darkest channel; the dice's white and grey sides are not.
+    hist = np.cumsum(cv2.calcHist([darkest], [0], None, [256], [0, 256]).ravel())
+    floor_level = float(np.searchsorted(hist, hist[-1] / 2))
+    otsu, _ = cv2.threshold(darkest, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+    _, mask = cv2.threshold(darkest, max(otsu, floor_level + 35), 255, cv2.THRESH_BINARY)
     s = round(STICKER_MM * PX_PER_MM) + 2
     for y0, x0 in ((0, 0), (0, w - s), (h - s, w - s), (h - s, 0)):
         mask[y0:y0 + s, x0:x0 + s] = 0
     mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
     mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (7, 7)))
-    # Fill the symbols (holes inside the white).
+    # Outer outlines only: the symbols (holes in the white) are filled in.
     contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
-    filled = np.zeros_like(mask)
-    cv2.drawContours(filled, contours, -1, 255, -1)
-    return filled
+    return list(contours)
+
+
+# A symbol is darker, in its darkest colour channel, than INK_DARK of the brightest pixel within
+# WHITE_PX / 2 (the die's white around it, wherever the shade and whatever the colour cast).
+WHITE_PX = 41
+INK_DARK = 0.75
+MIN_SYMBOL_PX = 60
+# The 10 % darkest pixels of a symbol lie below this share of the white; the cube's sides, in shade,
+# stay above 0.65 (a faint, blurred wall reaches about 0.68).
+MAX_SYMBOL_DEPTH = 0.7
+# A symbol beyond the dice the blob's area counts must be this clear (sum of darkness over its pixels).
+EXTRA_SYMBOL_INK = 70.0
+SYMBOL_GAP = 0.75 * DIE_PX  # the symbols of two dice are at least this far apart
+_WHITE_KERNEL = cv2.getStructuringElement(cv2.MORPH_RECT, (WHITE_PX, WHITE_PX))
+_EDGE_PX = 3  # the rectified tray's outer pixels mix in what lies beyond the floor
+_Rect = tuple[tuple[float, float], tuple[float, float], float]  # cv2.minAreaRect: centre, size, angle
+
+
+@dataclass(frozen=True)
+class _Symbol:
+    x: float
+    y: float
+    ink: float  # sum over its pixels of (1 - darkness relative to the white)
+
+
+def _symbols(darkest: np.ndarray, blob: np.ndarray, origin: tuple[int, int]) -> list[_Symbol]:
+    """The symbols inside one blob: dark pixels cut off from the floor by the die's white.
+
+    ``darkest`` is the min over B, G, R of a patch around the blob, ``blob`` its mask there (bool).
+    The cube's sides and the gaps between touching dice are dark too but reach the floor (a side
+    next to the top is darker than the top's white within reach), so only the symbols are left.
+    """
+    white = cv2.dilate(darkest, _WHITE_KERNEL).astype(np.float32)
+    relative = darkest.astype(np.float32) / np.maximum(white, 1.0)
+    floor = ~blob
+    dark = ((relative < INK_DARK) & blob) | floor
+    n, labels = cv2.connectedComponents(dark.view(np.uint8), connectivity=8)
+    reaches_floor = np.zeros(n, bool)
+    reaches_floor[labels[floor]] = True
+    symbol = dark & ~reaches_floor[labels]
+    # Join the pieces of one symbol a pixel apart (the bricks of a sharp wall).
+    n, labels = cv2.connectedComponents(cv2.dilate(symbol.view(np.uint8), np.ones((3, 3), np.uint8)), connectivity=8)
+    ys, xs = np.nonzero(symbol)
+    if n <= 1 or not len(xs):
+        return []
+    ids = labels[ys, xs]
+    rel = relative[ys, xs]
+    count = np.bincount(ids, minlength=n)
+    sum_x = np.bincount(ids, weights=xs, minlength=n)
+    sum_y = np.bincount(ids, weights=ys, minlength=n)
+    ink = np.bincount(ids, weights=1.0 - rel, minlength=n)
+    order = np.argsort(ids, kind="stable")
+    starts = np.concatenate([[0], np.cumsum(count)])
+    out = []
+    for j in range(1, n):
+        if count[j] < MIN_SYMBOL_PX:
+            continue
+        depth = float(np.partition(rel[order[starts[j]:starts[j + 1]]], count[j] // 10)[count[j] // 10])
+        if depth <= MAX_SYMBOL_DEPTH:
+            out.append(_Symbol(origin[0] + sum_x[j] / count[j], origin[1] + sum_y[j] / count[j], float(ink[j])))
+    return sorted(out, key=lambda sym: -sym.ink)
+
+
+def _split(points: np.ndarray, k: int, seeds: list[tuple[float, float]]) -> list[np.ndarray]:
+    """k groups of a blob's pixels (k-means from ``seeds`` plus farthest points; deterministic)."""
+    centres = [np.asarray(s, np.float32) for s in seeds[:k]]
+    if not centres:
+        centres.append(points[np.argmax(((points - points.mean(axis=0)) ** 2).sum(axis=1))])
+    while len(centres) < k:
+        d = np.min([((points - c) ** 2).sum(axis=1) for c in centres], axis=0)
+        centres.append(points[int(np.argmax(d))])
+    assign = np.argmin([((points - c) ** 2).sum(axis=1) for c in centres], axis=0).astype(np.int32)
+    criteria = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 30, 0.5)
+    _, assign, _ = cv2.kmeans(points, k, assign.reshape(-1, 1), criteria, 1, cv2.KMEANS_USE_INITIAL_LABELS)
+    return [points[assign.ravel() == j] for j in range(k)]
 
 
 def segment_dice(tray: np.ndarray) -> list[DieBlob]:
-    lab, chroma = _lab_chroma(tray)
-    mask = dice_mask(tray, (lab, chroma))
-    n, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    """The dice lying in a rectified tray: each top face's centre and axes.
+
+    Blobs of white are counted in dice by their area; each die's top face is then found by its symbol
+    (the only dark thing enclosed by a die's white), which also corrects the count when packed dice
+    hide each other's sides. A die whose symbol is not seen falls back to splitting the blob's pixels
+    and the camera's lean measured on the other dice.
+    """
+    darkest = darkest_channel(tray)
+    outlines = dice_outlines(darkest)
     top_area = DIE_PX * DIE_PX
-    components = [i for i in range(1, n) if stats[i, cv2.CC_STAT_AREA] >= 0.45 * top_area]
+    height, width = darkest.shape
+    pad = WHITE_PX // 2 + 1
+    components: list[int] = []
+    areas: dict[int, int] = {}
+    patches: dict[int, tuple[np.ndarray, int, int]] = {}
+    rects: dict[int, _Rect] = {}
+    symbols: dict[int, list[_Symbol]] = {}
+    singles = []
+    for i, outline in enumerate(outlines):
+        if cv2.contourArea(outline) < 0.4 * top_area:
+            continue
+        x, y, w, h = cv2.boundingRect(outline)
+        x0, y0, x1, y1 = max(x - pad, 0), max(y - pad, 0), min(x + w + pad, width), min(y + h + pad, height)
+        blob = np.zeros((y1 - y0, x1 - x0), np.uint8)
+        cv2.drawContours(blob, [outline], -1, 1, -1, offset=(-x0, -y0))
+        areas[i] = cv2.countNonZero(blob)
+        if areas[i] < 0.45 * top_area:
+            continue
+        components.append(i)
+        patches[i] = (blob, x0, y0)
+        rects[i] = cv2.minAreaRect(outline)
+        rw, rh = rects[i][1]
+        # (a lone die seen at a slant is its top plus a side or two: up to ~1.5 times as long as wide)
+        if areas[i] < 1.9 * top_area and max(rw, rh) / max(min(rw, rh), 1.0) < 1.7:
+            singles.append(areas[i])
+        symbols[i] = _symbols(darkest[y0:y1, x0:x1], blob.view(bool), (x0, y0))
     if not components:
         return []
     # One die's blob is its top plus the sides the camera sees: learn that unit from the lone dice.
-    singles = []
-    for i in components:
-        area = stats[i, cv2.CC_STAT_AREA]
-        if area < 1.9 * top_area:
-            ys, xs = np.nonzero(labels[stats[i, 1]:stats[i, 1] + stats[i, 3], stats[i, 0]:stats[i, 0] + stats[i, 2]] == i)
-            (_, _), (rw, rh), _ = cv2.minAreaRect(np.column_stack([xs, ys]).astype(np.float32))
-            # (a lone die seen at a slant is its top plus a side or two: up to ~1.5 times as long as wide)
-            if max(rw, rh) / max(min(rw, rh), 1.0) < 1.7:
-                singles.append(area)
     unit = float(np.median(singles)) if singles else top_area * 1.25
     unit = float(np.clip(unit, top_area * 0.85, top_area * 2.2))
-    counts = {i: max(1, int(round(stats[i, cv2.CC_STAT_AREA] / unit))) for i in components}
+    counts = {i: max(1, int(round(areas[i] / unit))) for i in components}
     # Five dice at most lie in the tray: take surplus splits from the blobs with the least area per die.
     while sum(counts.values()) > MAX_DICE and any(k > 1 for k in counts.values()):
-        crowded = min((i for i in counts if counts[i] > 1), key=lambda i: stats[i, cv2.CC_STAT_AREA] / counts[i])
+        crowded = min((i for i in counts if counts[i] > 1), key=lambda i: areas[i] / counts[i])
         counts[crowded] -= 1
-    criteria = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 30, 0.5)
-    found: list[tuple[tuple[float, float], float, float, tuple[float, float] | None]] = []
+    # Each blob's symbols, clearest first, never two within one die of each other; beyond the area's
+    # count only clear ones (packed dice hide each other's sides, so their blob looks a die short).
+    chosen: dict[int, list[_Symbol]] = {}
     for i in components:
-        x, y, w, h = stats[i, :4]
-        area = stats[i, cv2.CC_STAT_AREA]
-        ys, xs = np.nonzero(labels[y:y + h, x:x + w] == i)
-        points = np.column_stack([xs + x, ys + y]).astype(np.float32)
-        k = counts[i]
-        if k == 1:
-            groups = [points]
-        else:
-            _, assign, _ = cv2.kmeans(points, k, None, criteria, 3, cv2.KMEANS_PP_CENTERS)
-            groups = [points[assign.ravel() == j] for j in range(k)]
-        blob_light = lab[y:y + h, x:x + w, 0][ys, xs].astype(np.float32)
-        blob_chroma = chroma[y:y + h, x:x + w][ys, xs]
-        white_level = np.percentile(blob_light, 75)
-        # Grey cube sides in shade stay above ~0.65 of the white; the symbols are coloured or darker.
-        symbol = (blob_light < 0.6 * white_level) | (blob_chroma > 30)
-        symbol_points = points[symbol]
+        picked: list[_Symbol] = []
+        for sym in symbols[i]:
+            if len(picked) >= counts[i] and sym.ink < EXTRA_SYMBOL_INK:
+                break
+            if all((sym.x - p.x) ** 2 + (sym.y - p.y) ** 2 >= SYMBOL_GAP**2 for p in picked):
+                picked.append(sym)
+        chosen[i] = picked
+    for i in sorted(components, key=lambda i: -len(chosen[i])):
+        if len(chosen[i]) > counts[i]:
+            counts[i] += max(0, min(MAX_DICE - sum(counts.values()), len(chosen[i]) - counts[i]))
+        chosen[i] = chosen[i][:counts[i]]
+    # The camera's lean (where a top face sits off its blob), from the lone dice whose symbol was seen.
+    leans = [(chosen[i][0].x - rects[i][0][0], chosen[i][0].y - rects[i][0][1]) for i in components
+             if counts[i] == 1 and chosen[i]]
+    lean = np.median(np.array(leans), axis=0) if leans else np.zeros(2)
+    blobs: list[DieBlob] = []
+    for i in components:
+        k, picked = counts[i], chosen[i]
+        blob, x0, y0 = patches[i]
+        units = float(areas[i] / unit)
+        if k == 1 and picked:
+            blobs.append(DieBlob((picked[0].x, picked[0].y), float(rects[i][2] % 90.0), units))
+            continue
+        ys, xs = np.nonzero(blob)
+        points = np.column_stack([xs + x0, ys + y0]).astype(np.float32)
+        if len(picked) == k:
+            # Each die's own pixels are those nearer its symbol than any other's (for its axes).
+            centres = np.array([(p.x, p.y) for p in picked], np.float32)
+            nearest = np.argmin(((points[:, None, :] - centres[None]) ** 2).sum(axis=2), axis=1)
+            for j, p in enumerate(picked):
+                own = points[nearest == j]
+                angle = cv2.minAreaRect(own)[2] if len(own) >= 5 else rects[i][2]
+                blobs.append(DieBlob((p.x, p.y), float(angle % 90.0), units))
+            continue
+        # Some symbol unseen: split the blob, and put each die's top at its symbol or, without one,
+        # where the lean puts it.
+        groups = [points] if k == 1 else _split(points, k, [(p.x - lean[0], p.y - lean[1]) for p in picked])
+        free = list(picked)
         for group in groups:
             if len(group) < 0.3 * top_area:
                 continue
             (cx, cy), _, angle = cv2.minAreaRect(group)
-            offset = None
-            if len(symbol_points):
-                d = np.hypot(symbol_points[:, 0] - cx, symbol_points[:, 1] - cy)
-                near = symbol_points[d < DIE_PX * 0.75]
-                if len(near) >= 6:
-                    sx, sy = near.mean(axis=0)
-                    offset = (float(sx - cx), float(sy - cy))
-            found.append(((float(cx), float(cy)), float(angle % 90.0), area / unit, offset))
-    # The top faces all sit the same way off their blobs (the camera's lean): take the typical offset
-    # of the symbols, steadier than any one symbol (a log's bar is thin, a head lopsided, and between
-    # touching dice the nearest symbol may be the neighbour's).
-    offsets = [f[3] for f in found if f[3] is not None]
-    lean = np.median(np.array(offsets), axis=0) if offsets else np.zeros(2)
-    blobs = [DieBlob((c[0] + float(lean[0]), c[1] + float(lean[1])), a, u) for c, a, u, _ in found]
+            expected = (cx + float(lean[0]), cy + float(lean[1]))
+            near = [p for p in free if (p.x - expected[0]) ** 2 + (p.y - expected[1]) ** 2 < SYMBOL_GAP**2]
+            if near:
+                best = min(near, key=lambda p: (p.x - expected[0]) ** 2 + (p.y - expected[1]) ** 2)
+                free.remove(best)
+                expected = (best.x, best.y)
+            blobs.append(DieBlob((float(expected[0]), float(expected[1])), float(angle % 90.0), units))
     return blobs
 
 
 def face_crop(tray: np.ndarray, blob: DieBlob) -> np.ndarray:
-    """The top face, axis-aligned, CROP_PX square (the symbol's own turn is left to the features)."""
-    scale = CROP_PX / DIE_PX
-    matrix = cv2.getRotationMatrix2D(blob.centre, blob.angle_deg, scale)
+    """The top face, axis-aligned, CROP_PX square (the symbol's own turn is left to the features).
+
+    A die by the tray's wall, seen leaning outwards, shows its top partly beyond the floor's edge
+    (and the rectified floor's outermost pixels blend in what lies beyond it): the crop is white
+    there, the die's own white (edge rows repeated or mirrored would draw stripes or a second symbol).
+    """
+    matrix = cv2.getRotationMatrix2D(blob.centre, blob.angle_deg, CROP_PX / DIE_PX)
     matrix[:, 2] += np.array([CROP_PX / 2, CROP_PX / 2]) - np.array(blob.centre)
-    return cv2.warpAffine(tray, matrix, (CROP_PX, CROP_PX), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
-
-
-def recentre(crop: np.ndarray, tray: np.ndarray, blob: DieBlob) -> DieBlob:
-    """Shift the crop so the symbol's ink sits at its centre (one refinement step)."""
-    _, ink = ink_mask(crop)
-    if ink.sum() < 6:
-        return blob
-    ys, xs = np.nonzero(ink)
-    dx, dy = xs.mean() - (CROP_PX - 1) / 2, ys.mean() - (CROP_PX - 1) / 2
-    # Back from crop pixels to tray pixels (undo the rotation).
-    a = math.radians(blob.angle_deg)
-    inv_scale = DIE_PX / CROP_PX
-    tx = (dx * math.cos(a) - dy * math.sin(a)) * inv_scale
-    ty = (dx * math.sin(a) + dy * math.cos(a)) * inv_scale
-    shift = math.hypot(tx, ty)
-    if shift > DIE_PX * 0.35:
-        return blob
-    return DieBlob((blob.centre[0] + 0.8 * tx, blob.centre[1] + 0.8 * ty), blob.angle_deg, blob.area_units)
+    height, width = tray.shape[:2]
+    reach = DIE_PX * 0.75 + 1  # half the crop's diagonal, in tray pixels
+    x, y = blob.centre
+    if _EDGE_PX + reach <= x < width - _EDGE_PX - reach and _EDGE_PX + reach <= y < height - _EDGE_PX - reach:
+        return cv2.warpAffine(tray, matrix, (CROP_PX, CROP_PX), flags=cv2.INTER_LINEAR)
+    inside = tray[_EDGE_PX:-_EDGE_PX, _EDGE_PX:-_EDGE_PX]
+    matrix[:, 2] += matrix[:, :2] @ np.array([_EDGE_PX, _EDGE_PX], np.float64)
+    crop = cv2.warpAffine(inside, matrix, (CROP_PX, CROP_PX), flags=cv2.INTER_LINEAR)
+    seen = cv2.warpAffine(np.full(inside.shape[:2], 255, np.uint8), matrix, (CROP_PX, CROP_PX), flags=cv2.INTER_LINEAR)
+    unseen = seen < 255
+    if unseen.all():
+        return crop
+    if unseen.any():
+        darkest = crop.min(axis=2)
+        bright = ~unseen & (darkest >= np.percentile(darkest[~unseen], 90))
+        crop[unseen] = crop[bright].mean(axis=0).astype(np.uint8)
+    return crop
 
 
 class DiceReader:
@@ -198,17 +312,9 @@ class DiceReader:
 
     def faces_and_features(self, tray: np.ndarray) -> tuple[list[DieBlob], np.ndarray]:
         blobs = segment_dice(tray)
-        refined: list[DieBlob] = []
-        features = []
-        for blob in blobs:
-            crop = face_crop(tray, blob)
-            better = recentre(crop, tray, blob)
-            if better is not blob:
-                crop = face_crop(tray, better)
-            refined.append(better)
-            features.append(face_features(crop))
+        features = [face_features(face_crop(tray, blob)) for blob in blobs]
         stacked = np.array(features, np.float32) if features else np.zeros((0, 0), np.float32)
-        return refined, stacked
+        return blobs, stacked
 
     def read_tray(self, tray: np.ndarray) -> tuple[DieReading, ...]:
         blobs, features = self.faces_and_features(tray)

@@ -151,11 +151,14 @@ def draw_die(
     lean_mm: tuple[float, float] = (0.0, 0.0),
     light: float = 1.0,
     rolling: bool = False,
+    tops_later: list[tuple[np.ndarray, np.ndarray, tuple[float, float]]] | None = None,
 ) -> None:
     """Draw one die on a float BGR canvas (0..1) of a top-down plane view.
 
     ``lean_mm`` is where the top face appears relative to the base once projected onto the floor (the
     camera is not straight above): the cube's white sides fill the gap between base and top.
+    With ``tops_later`` the top face is not pasted but appended there (patch, alpha, centre), for the
+    caller to paste once every die's shadow and sides are drawn.
     """
     side = DIE_MM * px_per_mm
     base_c = (die.centre_mm[0] * px_per_mm, die.centre_mm[1] * px_per_mm)
@@ -185,7 +188,10 @@ def draw_die(
     cv2.fillConvexPoly(canvas, np.round(hull * 16).astype(np.int32), side_colour, lineType=cv2.LINE_AA, shift=4)
     patch, alpha = top_face_patch(die.face, side, die.angle_deg, rng)
     patch = np.clip(patch * light, 0, 1)
-    _paste(canvas, patch, alpha, top_c)
+    if tops_later is not None:
+        tops_later.append((patch, alpha, top_c))
+    else:
+        _paste(canvas, patch, alpha, top_c)
     if rolling:
         # A die in the air blurs along its path.
         length = int(side * rng.uniform(0.6, 1.5)) | 1
@@ -208,6 +214,18 @@ def place_dice(
 
     With ``touching``, one or two pairs of dice are pushed against each other (edge to edge or corner on).
     """
+    # A die with no room left (its partner boxed in by the rim and the others) restarts the throw;
+    # throws that fit the first time draw exactly as before.
+    for _ in range(50):
+        placed = _try_place_dice(faces, rng, touching, max_tries)
+        if placed is not None:
+            return placed
+    raise RuntimeError("could not place the dice on the tray")
+
+
+def _try_place_dice(
+    faces: list[str], rng: np.random.Generator, touching: bool, max_tries: int
+) -> list[PlacedDie] | None:
     margin = DIE_MM * 0.8
     placed: list[PlacedDie] = []
     for face in faces:
@@ -250,7 +268,7 @@ def place_dice(
             placed.append(PlacedDie(face, (cx, cy), angle))
             break
         else:
-            raise RuntimeError("could not place the dice on the tray")
+            return None
     return placed
 
 
@@ -293,8 +311,13 @@ def render_tray(
         light = float(rng.uniform(0.85, 1.05))
     dice = place_dice(faces, rng, touching=touching)
     dice = [PlacedDie(d.face, d.centre_mm, d.angle_deg, (float(lean_mm[0]), float(lean_mm[1]))) for d in dice]
+    # Resting dice are all as tall, so their top faces are the highest things in the tray: a neighbour's
+    # shadow or sides never cover them (the camera sees the tops over the sides of touching dice).
+    tops: list[tuple[np.ndarray, np.ndarray, tuple[float, float]]] = []
     for die in dice:
-        draw_die(canvas, die, px_per_mm, rng, lean_mm=lean_mm, light=light)
+        draw_die(canvas, die, px_per_mm, rng, lean_mm=lean_mm, light=light, tops_later=tops)
+    for patch, alpha, centre in tops:
+        _paste(canvas, patch, alpha, centre)
     for _ in range(rolling):
         face = DIE_FACES[int(rng.integers(len(DIE_FACES)))]
         centre = (float(rng.uniform(20, TRAY_W_MM - 20)), float(rng.uniform(20, TRAY_H_MM - 20)))
