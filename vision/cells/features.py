@@ -11,6 +11,7 @@ import cv2
 import numpy as np
 
 from companion.layout import SIZE
+from vision.imaging import percentile_last_axis
 
 CROP_PX = 40
 PIXELS_PX = 24
@@ -60,14 +61,8 @@ def ink_maps(gray_crops: np.ndarray) -> np.ndarray:
     """``ink_map`` of a stack (n, h, w) at once: the paper level of each crop is its 80th percentile
     (linear interpolation, as ``np.percentile``), found with one ``np.partition`` over the batch."""
     crops = gray_crops.astype(np.float32)
-    n = len(crops)
-    flat = crops.reshape(n, -1)
-    position = (flat.shape[1] - 1) * PAPER_PERCENTILE / 100
-    low = int(np.floor(position))
-    high = min(low + 1, flat.shape[1] - 1)
-    ranked = np.partition(flat, (low, high), axis=1)
-    below, above = ranked[:, low].astype(np.float64), ranked[:, high].astype(np.float64)
-    paper = (below + (above - below) * (position - low) + 1.0).astype(np.float32)[:, None, None]
+    paper = (percentile_last_axis(crops.reshape(len(crops), -1), PAPER_PERCENTILE) + 1.0).astype(np.float32)
+    paper = paper[:, None, None]
     return np.clip((paper - crops) / paper, 0.0, 1.0) * 2.0
 
 

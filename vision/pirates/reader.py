@@ -18,6 +18,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
+from vision.imaging import percentile_last_axis
 from vision.marker_plane import LocatedPlane, detect_markers, locate_plane
 from vision.pirates.geometry import (
     BLOCK_H_MM,
@@ -75,13 +76,7 @@ def block_scores(block: np.ndarray) -> np.ndarray:
     cells = gray.reshape(ROWS, pitch, COLUMNS, pitch).transpose(0, 2, 1, 3)  # (row, col, y, x)
     # Paper brightness around each box (shadows and glare change it across the track): the 90th
     # percentile as np.percentile interpolates it, from one partition of the grey levels.
-    flat = cells.reshape(ROWS, COLUMNS, -1)
-    position = (flat.shape[2] - 1) * _PAPER_PERCENTILE / 100
-    low = int(np.floor(position))
-    high = min(low + 1, flat.shape[2] - 1)
-    ranked = np.partition(flat, (low, high), axis=2)
-    below, above = ranked[:, :, low].astype(np.float32), ranked[:, :, high].astype(np.float32)
-    paper = np.maximum(below + (above - below) * np.float32(position - low), 1.0)
+    paper = np.maximum(percentile_last_axis(cells.reshape(ROWS, COLUMNS, -1), _PAPER_PERCENTILE), 1.0)
     inset = int(round((BOX_PITCH_MM - BOX_MM) / 2 * PX_PER_MM + _INSET_MM * PX_PER_MM))
     inner = cells[:, :, inset:pitch - inset, inset:pitch - inset]
     return (inner < 0.62 * paper[:, :, None, None]).mean(axis=(2, 3)).astype(np.float32)
