@@ -132,9 +132,8 @@ def bench_no_change(n_frames: int, seed: int, n_tables: int = 4) -> tuple[int, i
 
 def bench_table_cells(n_tables: int, seed: int) -> dict[str, float]:
     """Cells read from whole generated tables (2-5 boards each, the frame as the camera sends it)."""
-    from companion.layout import ALL_CELLS, LAYOUT
-
-    fixed = {ALL_CELLS.index(c) for c in (*LAYOUT.towers, *LAYOUT.printed_crates)}
+    from companion.layout import ALL_CELLS
+    from vision.cells.reader import DRAWABLE_INDEX
     rng = np.random.default_rng(seed)
     reader, _ = _reader()
     cells = wrong = boards = perfect = missing = confident_wrong = 0
@@ -150,9 +149,8 @@ def bench_table_cells(n_tables: int, seed: int) -> dict[str, float]:
                 continue
             boards += 1
             errors = 0
-            for i, name in enumerate(ALL_CELLS):
-                if i in fixed:
-                    continue
+            for i in DRAWABLE_INDEX:
+                name = ALL_CELLS[i]
                 row, col = divmod(i, 7)
                 cells += 1
                 if board.city[row][col] != city[row][col]:

@@ -17,10 +17,10 @@ from pathlib import Path
 
 import numpy as np
 
-from companion.layout import ALL_CELLS, LAYOUT, SIZE
+from companion.layout import ALL_CELLS, SIZE
 from vision.cells.dataset import balanced_city, photographed_board
 from vision.cells.labels import glyph_for_char
-from vision.cells.reader import CellReader
+from vision.cells.reader import DRAWABLE_INDEX, CellReader
 
 
 @dataclass
@@ -64,8 +64,6 @@ def evaluate(reader: CellReader, n_boards: int, seed: int, *, digit_boards: int 
              languages: tuple[str, ...] = ("en",)) -> Report:
     rng = np.random.default_rng(seed)
     report = Report()
-    # Only the 41 spaces a player can draw on count: towers and printed crates are never read.
-    fixed = set(LAYOUT.towers) | set(LAYOUT.printed_crates)
     test_digits = None
     if digit_boards:
         from vision.cells.dataset import load_digit_split
@@ -86,9 +84,8 @@ def evaluate(reader: CellReader, n_boards: int, seed: int, *, digit_boards: int 
         read, _, uncertain = reader.read(rectified)
         report.read_seconds.append(time.perf_counter() - t0)
         wrong = confident_wrong = 0
-        for i, name in enumerate(ALL_CELLS):
-            if name in fixed:
-                continue
+        for i in DRAWABLE_INDEX:  # towers and printed crates are never read: they do not count
+            name = ALL_CELLS[i]
             row, col = divmod(i, SIZE)
             truth, got = city[row][col], read[row][col]
             if with_digits:

@@ -28,7 +28,8 @@ _TOWER_INDEX = frozenset(ALL_CELLS.index(t) for t in LAYOUT.towers)
 # The printed crates are part of the board: nobody can draw there, so they are not read either.
 _PRINTED_INDEX = frozenset(ALL_CELLS.index(g) for g in LAYOUT.printed_crates)
 _FIXED_INDEX = _TOWER_INDEX | _PRINTED_INDEX
-_SPACE_INDEX = [i for i in range(SIZE * SIZE) if i not in _FIXED_INDEX]
+# The 41 spaces a player can draw on, row by row: what is read, and what the evaluations count.
+DRAWABLE_INDEX: tuple[int, ...] = tuple(i for i in range(SIZE * SIZE) if i not in _FIXED_INDEX)
 
 
 def model_fingerprint(path: Path) -> str:
@@ -91,8 +92,8 @@ class CellReader:
         probs = np.zeros((SIZE * SIZE, len(GLYPH_CLASSES)))
         probs[list(_TOWER_INDEX), GLYPH_CLASSES.index(".")] = 1.0
         probs[list(_PRINTED_INDEX), GLYPH_CLASSES.index("G")] = 1.0
-        probs[_SPACE_INDEX] = self.model.probabilities(self.crop_features(cell_crops(rectified, cells=_SPACE_INDEX)),
-                                                       self.allowed)
+        probs[list(DRAWABLE_INDEX)] = self.model.probabilities(
+            self.crop_features(cell_crops(rectified, cells=list(DRAWABLE_INDEX))), self.allowed)
         # A second look at doubtful cells: average over crops nudged a few pixels each way, which
         # smooths out a slightly wrong homography or a stroke at the cell's edge.
         doubtful = [int(i) for i in np.flatnonzero(probs.max(axis=1) < SECOND_LOOK_BELOW) if i not in _FIXED_INDEX]
