@@ -53,12 +53,6 @@ class FaceInk:
         self.ink = (self.relative < self.threshold) & _INNER
 
 
-def ink_mask(face: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """(white-balanced face as float, mask of symbol pixels) for a CROP_PX square BGR face crop."""
-    measured = FaceInk(face)
-    return measured.norm, measured.ink
-
-
 def feature_names() -> list[str]:
     names = ["ink_frac", "mean_b", "mean_g", "mean_r", "std_b", "std_g", "std_r", "value", "chroma"]
     names += [f"hue{i}" for i in range(_N_HUE)]
