@@ -65,46 +65,102 @@ def _detect(gray: np.ndarray) -> dict[int, np.ndarray]:
 def detect_markers(frame: np.ndarray, layouts: Sequence[PlaneLayout] = ()) -> dict[int, np.ndarray]:
     """Marker id -> its 4 corners (TL, TR, BR, BL of the printed marker) in frame pixels, float32 (4, 2).
 
-    Glare or a shadow can wash a marker out: a plane of ``layouts`` that shows two or three of its
-    markers gets a second look, contrast-stretched, just where each missing one should be.
+    Glare, a shadow or plain distance (a marker 15 px a side has modules of 2-3 px) can hide a marker
+    from the whole-frame look: a plane of ``layouts`` that shows some but not all of its markers gets a
+    second look just where each missing one should be.
     """
     gray = frame if frame.ndim == 2 else cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
     found = _detect(gray)
     for layout in layouts:
-        seen = [m for m in layout.marker_origins if m in found]
-        if 2 <= len(seen) < len(layout.marker_origins):
-            _look_for_missing(gray, found, layout)
+        # One marker's guess is rough: what it finds then makes a better guess for the rest.
+        for _ in range(2):
+            seen = [m for m in layout.marker_origins if m in found]
+            if not 1 <= len(seen) < len(layout.marker_origins) or not _look_for_missing(gray, found, layout):
+                break
     return found
 
 
-def _look_for_missing(gray: np.ndarray, found: dict[int, np.ndarray], layout: PlaneLayout) -> None:
-    """Add to ``found`` the missing markers of ``layout`` seen in a contrast-stretched patch around the
-    place its markers already found put them (two put them within a side; one alone can be many sides
-    off, and would need a wide patch for little)."""
+# A missing marker smaller than this (px a side) is looked for in its patch scaled up to about this size:
+# the adaptive threshold and the bit sampling need modules of 4 px or more (at 24-30 px a board cell,
+# 2-marker boards went from 21 of 150 to 5).
+_SECOND_LOOK_SIDE = 40.0
+
+
+def _stretched_looks(patch: np.ndarray, side: float) -> list[tuple[np.ndarray, float]]:
+    """The patch as the second look sees it, each with its scale: histogram equalised, then min-max
+    stretched (each brings back washed-out markers the other misses: synthetic glare over one marker,
+    99 and 50 of 180, 121 together), then the stretch scaled up when the marker is small."""
+    stretched = cv2.normalize(patch, None, 0, 255, cv2.NORM_MINMAX)
+    looks = [(cv2.equalizeHist(patch), 1.0), (stretched, 1.0)]
+    scale = float(np.ceil(_SECOND_LOOK_SIDE / side))
+    if scale > 1:
+        looks.append((cv2.resize(stretched, None, fx=scale, fy=scale, interpolation=cv2.INTER_CUBIC), scale))
+    return looks
+
+
+def _expected_from_one(marker: np.ndarray, layout: PlaneLayout, marker_id: int, seen_id: int) -> np.ndarray:
+    """Where one marker puts another of its plane: the marker's own edges as the plane's axes (an affine
+    guess; a homography from one small square extrapolates its corner noise wildly)."""
+    corners = np.asarray(marker, np.float64)
+    s = layout.marker_side_mm
+    x_axis = ((corners[1] - corners[0]) + (corners[2] - corners[3])) / (2 * s)
+    y_axis = ((corners[3] - corners[0]) + (corners[2] - corners[1])) / (2 * s)
+    origin = corners.mean(axis=0) - (x_axis + y_axis) * s / 2
+    sx, sy = layout.marker_origins[seen_id]
+    offsets = layout.marker_corners_mm(marker_id).astype(np.float64) - (sx, sy)
+    return origin + offsets[:, :1] * x_axis + offsets[:, 1:] * y_axis
+
+
+def _look_for_missing(gray: np.ndarray, found: dict[int, np.ndarray], layout: PlaneLayout) -> bool:
+    """Add to ``found`` the missing markers of ``layout`` seen in a patch around the place the markers
+    already found put them. Two or more put them within a side; one alone, within about a fifth of the
+    distance (a tilted plane shrinks away from the camera), so its patch is wider. Whether any was added."""
+    seen = [m for m in layout.marker_origins if m in found]
     plane = locate_plane(found, layout, min_markers=2)
-    if plane is None:
-        return
+    if plane is None and len(seen) != 1:
+        return False
+    added = False
     height, width = gray.shape[:2]
     for marker_id in layout.marker_origins:
         if marker_id in found:
             continue
-        expected = plane.to_frame(layout.marker_corners_mm(marker_id))
-        side = float(np.mean(np.linalg.norm(expected - np.roll(expected, 1, axis=0), axis=1)))
-        if not np.all(np.isfinite(expected)) or not 8 <= side <= max(width, height) / 4:
+        if plane is not None:
+            expected = plane.to_frame(layout.marker_corners_mm(marker_id))
+        else:
+            expected = _expected_from_one(found[seen[0]], layout, marker_id, seen[0])
+        if not np.all(np.isfinite(expected)):
             continue
-        # One side of margin all round: the prediction's error, and room for the threshold window.
-        x0, y0 = np.maximum(np.floor(expected.min(axis=0) - side), 0).astype(int)
-        x1, y1 = np.minimum(np.ceil(expected.max(axis=0) + side), (width, height)).astype(int)
-        if x1 - x0 < 2 * side or y1 - y0 < 2 * side:
-            continue  # mostly outside the frame
-        patch = gray[y0:y1, x0:x1]
-        # Histogram equalisation, then a min-max stretch: each brings back washed-out markers the other
-        # misses (synthetic glare over one marker: 99 and 50 of 180, 121 together).
-        for stretch in (cv2.equalizeHist, lambda p: cv2.normalize(p, None, 0, 255, cv2.NORM_MINMAX)):
-            hit = _detect(stretch(patch)).get(marker_id)
-            if hit is not None and np.linalg.norm(hit.mean(axis=0) + (x0, y0) - expected.mean(axis=0)) < side:
-                found[marker_id] = hit + np.array([x0, y0], np.float32)
-                break
+        side = float(np.mean(np.linalg.norm(expected - np.roll(expected, 1, axis=0), axis=1)))
+        if not 8 <= side <= max(width, height) / 4:
+            continue
+        # Margin all round for the prediction's error, and room for the threshold window.
+        reach = side
+        if plane is None:
+            reach += 0.2 * float(np.linalg.norm(expected.mean(axis=0) - found[seen[0]].mean(axis=0)))
+        hit = _look_at(gray, marker_id, expected, side, reach)
+        if hit is not None:
+            found[marker_id] = hit
+            added = True
+    return added
+
+
+def _look_at(gray: np.ndarray, marker_id: int, expected: np.ndarray, side: float, reach: float) -> np.ndarray | None:
+    """Marker ``marker_id`` in the patch within ``reach`` px of ``expected`` (its 4 corners), if seen there."""
+    height, width = gray.shape[:2]
+    x0, y0 = np.maximum(np.floor(expected.min(axis=0) - reach), 0).astype(int)
+    x1, y1 = np.minimum(np.ceil(expected.max(axis=0) + reach), (width, height)).astype(int)
+    if x1 - x0 < 2 * side or y1 - y0 < 2 * side:
+        return None  # mostly outside the frame
+    patch = gray[y0:y1, x0:x1]
+    for look, scale in _stretched_looks(patch, side):
+        hit = _detect(look).get(marker_id)
+        if hit is None:
+            continue
+        # Pixel centres: x in the scaled patch is (x + 0.5) / scale - 0.5 in the patch.
+        hit = (hit + 0.5) / scale - 0.5 + np.array([x0, y0], np.float32)
+        if np.linalg.norm(hit.mean(axis=0) - expected.mean(axis=0)) < reach:
+            return hit.astype(np.float32)
+    return None
 
 
 @dataclass(frozen=True)
