@@ -63,10 +63,11 @@ class CellSet:
 # 90 cm, the highest it may hang) through 29 px (75 cm, the recommended height) to 44 px (2 players at
 # 50 cm); a webcam gives 31-46 px.
 CAMERA_CELL_PX = (24.0, 46.0)
-# Training draws most boards a little beyond the camera's range, and a quarter closer up (a phone photo
-# of one board), so that those read as well.
-TRAINING_CELL_PX = ((22.0, 48.0), (48.0, 80.0))
-TRAINING_CLOSE_UP_RATE = 0.25
+# Training draws most boards a little beyond the camera's range, weighted to its far end where letters
+# are 7-10 px tall and most misreads are (at 24-30 px a cell 4.7 times as many as at 36-46), and a few
+# closer up (a phone photo of one board), so that those read as well: (range, share of boards).
+TRAINING_CELL_PX: tuple[tuple[tuple[float, float], float], ...] = (
+    ((22.0, 34.0), 0.45), ((34.0, 48.0), 0.4), ((48.0, 80.0), 0.15))
 _PHOTO_FRAME = (800, 600)
 
 
@@ -102,7 +103,8 @@ def make_cell_set(
         language = str(rng.choice(list(languages)))
         city = balanced_city(rng, language)
         use_bitmaps = digit_bitmaps is not None and rng.random() < bitmap_rate
-        cell_px_range = TRAINING_CELL_PX[int(rng.random() < TRAINING_CLOSE_UP_RATE)]
+        band = rng.choice(len(TRAINING_CELL_PX), p=[share for _, share in TRAINING_CELL_PX])
+        cell_px_range = TRAINING_CELL_PX[int(band)][0]
         rectified = photographed_board(city, rng, language=language, cell_px_range=cell_px_range,
                                        digit_bitmaps=digit_bitmaps if use_bitmaps else None)
         if rectified is None:
