@@ -82,7 +82,7 @@ def detect_markers(frame: np.ndarray, layouts: Sequence[PlaneLayout] = ()) -> di
 
 # A missing marker smaller than this (px a side) is looked for in its patch scaled up to about this size:
 # the adaptive threshold and the bit sampling need modules of 4 px or more (at 24-30 px a board cell,
-# 2-marker boards went from 21 of 150 to 5).
+# 2-marker boards went from 21 of 150 to 7, with the look that starts from one marker).
 _SECOND_LOOK_SIDE = 40.0
 
 
