@@ -18,7 +18,7 @@ from pathlib import Path
 import numpy as np
 
 from companion.layout import ALL_CELLS, SIZE
-from vision.cells.dataset import balanced_city, photographed_board
+from vision.cells.dataset import CAMERA_CELL_PX, balanced_city, photographed_board
 from vision.cells.labels import glyph_for_char
 from vision.cells.reader import DRAWABLE_INDEX, CellReader
 
@@ -61,7 +61,8 @@ class Report:
 
 
 def evaluate(reader: CellReader, n_boards: int, seed: int, *, digit_boards: int = 0,
-             languages: tuple[str, ...] = ("en",)) -> Report:
+             languages: tuple[str, ...] = ("en",), cell_px_range: tuple[float, float] = CAMERA_CELL_PX) -> Report:
+    """Boards photographed at ``cell_px_range`` frame pixels a cell (default: the camera's range)."""
     rng = np.random.default_rng(seed)
     report = Report()
     test_digits = None
@@ -74,7 +75,7 @@ def evaluate(reader: CellReader, n_boards: int, seed: int, *, digit_boards: int 
         with_digits = made >= n_boards
         language = reader.language if languages == ("en",) else str(rng.choice(list(languages)))
         city = balanced_city(rng, language)
-        rectified = photographed_board(city, rng, language=language, jitter_px=0.0,
+        rectified = photographed_board(city, rng, language=language, jitter_px=0.0, cell_px_range=cell_px_range,
                                        digit_bitmaps=test_digits if with_digits else None)
         if rectified is None:
             report.not_found += 1
