@@ -106,7 +106,7 @@ def find_boards(
     if frame is None or frame.ndim not in (2, 3) or frame.size == 0:
         raise ValueError("find_boards needs an image")
     markers = detect_markers(frame) if markers is None else markers
-    gray = frame if frame.ndim == 2 else cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
+    gray = frame if frame.ndim == 2 else None  # a colour frame is turned grey only if a board needs its grid
     boards: list[LocatedBoard] = []
     for seat in range(SEAT_COUNT):
         board_pts, frame_pts = [], []
@@ -123,6 +123,8 @@ def find_boards(
         if len(board_pts) == 2:
             # Two markers on one side fix the far side poorly (at 22-28 px a cell, corners up to 0.6 cell
             # off, 0.43 for one board in ten): the printed grid, where it shows, puts it right.
+            if gray is None:
+                gray = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
             board_to_frame = _refined_by_print(gray, board_to_frame)
         rectified, frame_to_rect = _rectify(frame, board_to_frame, cell_px)
         boards.append(LocatedBoard(seat=seat, corners=_board_corners(board_to_frame).astype(np.float32),
@@ -448,7 +450,8 @@ def _refined_by_print(gray: np.ndarray, board_to_frame: np.ndarray) -> np.ndarra
     """
     fit = _fit_printed_grid(gray, board_to_frame, PRINTED_CROSSINGS, 0.4, 32)
     if fit is not None:
-        fit = _fit_printed_grid(gray, fit.board_to_frame, PRINTED_CROSSINGS, 0.12, 32) or fit
+        finer = _fit_printed_grid(gray, fit.board_to_frame, PRINTED_CROSSINGS, 0.12, 32)
+        fit = fit if finer is None else finer  # the coarse fit stands when the narrow window loses the grid
     if fit is None or fit.on_lattice < MIN_CROSSINGS:
         return board_to_frame
     return fit.board_to_frame
