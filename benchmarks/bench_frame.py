@@ -3,7 +3,8 @@
 Prints: median full read of a 1920x1080 frame (4 boards, tray, track), median unchanged-scene read,
 peak RSS, dice accuracy (held-out synthetic trays), pirate exact rate, the no-change check (frames of
 hands, motion blur and rolling dice over an unchanged table must commit nothing) and the cell accuracy
-on whole generated held-out tables (``--cell-tables``, 2-5 boards each).
+on whole generated held-out tables (``--cell-tables``, 2-5 boards each). Tables are seen by hardware.md's
+reference camera at its recommended 75 cm (``--camera-cm``); the cell figure also at 60 and 90 cm.
 """
 
 from __future__ import annotations
@@ -21,11 +22,12 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from vision.dice.evaluate import evaluate as evaluate_dice  # noqa: E402
+from vision.kit import CELL_MM  # noqa: E402
 from vision.pipeline import TableReader  # noqa: E402
 from vision.pirates.reader import PirateReader  # noqa: E402
 from vision.stability import StabilityFilter  # noqa: E402
 from vision.synth.pirates import track_scene  # noqa: E402
-from vision.synth.table import TableSpec, render_table  # noqa: E402
+from vision.synth.table import TableSpec, px_per_mm_at, render_table  # noqa: E402
 
 
 def _reader() -> tuple[TableReader, bool]:
@@ -44,16 +46,16 @@ def _reader() -> tuple[TableReader, bool]:
         return TableReader(cell_reader=EmptyCells()), False
 
 
-def bench_speed(n_tables: int, seed: int) -> dict[str, float]:
+def bench_speed(n_tables: int, seed: int, camera_cm: float | None = None) -> dict[str, float]:
     rng = np.random.default_rng(seed)
     reader, real_cells = _reader()
     full, fast, turn = [], [], []
     fast_taken = 0
     table_dice_right = table_dice = table_track_right = tables = 0
-    reader.read(render_table(TableSpec.random(rng, n_boards=4), rng)[0])  # warm-up: models loaded
+    reader.read(render_table(TableSpec.random(rng, n_boards=4, camera_cm=camera_cm), rng)[0])  # warm-up: models loaded
     reader.fast_hits = 0
     for _ in range(n_tables):
-        spec = TableSpec.random(rng, n_boards=4)
+        spec = TableSpec.random(rng, n_boards=4, camera_cm=camera_cm)
         frame, truth = render_table(spec, rng)
         reader.reset()  # a full read: every board read from scratch
         t0 = time.perf_counter()
@@ -101,7 +103,7 @@ def bench_pirates(n: int, seed: int) -> tuple[float, float]:
     return with_hint / n, alone / n
 
 
-def bench_no_change(n_frames: int, seed: int, n_tables: int = 4) -> tuple[int, int, int]:
+def bench_no_change(n_frames: int, seed: int, n_tables: int = 4, camera_cm: float | None = None) -> tuple[int, int, int]:
     """(frames, changes committed, frames distrusted) over disturbed frames of unchanging tables."""
     rng = np.random.default_rng(seed)
     reader, _ = _reader()
@@ -110,7 +112,7 @@ def bench_no_change(n_frames: int, seed: int, n_tables: int = 4) -> tuple[int, i
     options = [{"hand": True}, {"motion_blur": True}, {"rolling_die": True}, {"hand": True, "motion_blur": True},
                {"rolling_die": True, "hand": True}]
     for _ in range(n_tables):
-        spec = TableSpec.random(rng, n_boards=4)
+        spec = TableSpec.random(rng, n_boards=4, camera_cm=camera_cm)
         reader.reset()
         filt = StabilityFilter(hold_frames=5)
         for _ in range(40):  # the table at rest first: one commit, the baseline (longer if doubtful)
@@ -130,15 +132,16 @@ def bench_no_change(n_frames: int, seed: int, n_tables: int = 4) -> tuple[int, i
     return frames, changes, distrusted
 
 
-def bench_table_cells(n_tables: int, seed: int) -> dict[str, float]:
-    """Cells read from whole generated tables (2-5 boards each, the frame as the camera sends it)."""
+def bench_table_cells(n_tables: int, seed: int, camera_cm: float | None = None) -> dict[str, float]:
+    """Cells read from whole generated tables (2-5 boards each, the frame as the camera sends it), the
+    reference camera ``camera_cm`` above the table (None: about 52 cm)."""
     from companion.layout import ALL_CELLS
     from vision.cells.reader import DRAWABLE_INDEX
     rng = np.random.default_rng(seed)
     reader, _ = _reader()
     cells = wrong = boards = perfect = missing = confident_wrong = 0
     for _ in range(n_tables):
-        spec = TableSpec.random(rng)
+        spec = TableSpec.random(rng, camera_cm=camera_cm)
         frame, _ = render_table(spec, rng)
         reader.reset()
         read = {b.seat: b for b in reader.read(frame).boards}
@@ -172,12 +175,17 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--dice-trays", type=int, default=400)
     parser.add_argument("--tracks", type=int, default=300)
     parser.add_argument("--no-change-frames", type=int, default=1000)
-    parser.add_argument("--cell-tables", type=int, default=40, help="tables for the whole-table cell figure")
+    parser.add_argument("--camera-cm", type=float, default=75.0,
+                        help="the reference camera's height above the synthetic tables (hardware.md recommends 75)")
+    parser.add_argument("--cell-tables", type=int, default=200, help="tables for the whole-table cell figure")
+    parser.add_argument("--cell-heights", type=float, nargs="*", default=[60.0, 90.0],
+                        help="other camera heights (cm) for the cell figure, a quarter as many tables each")
     parser.add_argument("--seed", type=int, default=424242)
     args = parser.parse_args(argv)
 
-    speed = bench_speed(args.tables, args.seed)
-    print(f"full-frame read (1920x1080, 4 boards, tray, track): median {speed['full_ms']:.1f} ms, "
+    camera = f"camera {args.camera_cm:g} cm up, {px_per_mm_at(args.camera_cm) * CELL_MM:.0f} px a cell"
+    speed = bench_speed(args.tables, args.seed, args.camera_cm)
+    print(f"full-frame read (1920x1080, 4 boards, tray, track; {camera}): median {speed['full_ms']:.1f} ms, "
           f"p90 {speed['full_p90_ms']:.1f} ms over {args.tables} frames")
     print(f"frame after a new roll (dice changed, boards not re-read): median {speed['turn_ms']:.1f} ms")
     print(f"unchanged scene: median {speed['unchanged_ms']:.2f} ms (fast path taken {100 * speed['fast_hits']:.0f} %)")
@@ -193,14 +201,16 @@ def main(argv: list[str] | None = None) -> int:
         print(f"pirate track exact: {100 * with_hint:.2f} % with the player count from the boards, "
               f"{100 * alone:.2f} % from the marks alone ({args.tracks} images)")
     if args.cell_tables:
-        cells = bench_table_cells(args.cell_tables, args.seed + 4)
-        print(f"cells on whole tables: {cells['cell_error']:.3%} of drawable spaces misread "
-              f"({cells['confident_error']:.3%} misread and not flagged uncertain), "
-              f"{100 * cells['perfect']:.1f} % of {cells['boards']} boards without error, "
-              f"{cells['missing']} boards not found ({cells['tables']} tables, 38-42 px a cell)")
+        for k, height in enumerate([args.camera_cm, *args.cell_heights]):
+            cells = bench_table_cells(args.cell_tables if k == 0 else max(args.cell_tables // 4, 1), args.seed + 4, height)
+            print(f"cells on whole tables, camera {height:g} cm up ({px_per_mm_at(height) * CELL_MM:.0f} px a cell at "
+                  f"the centre): {cells['cell_error']:.3%} of drawable spaces misread "
+                  f"({cells['confident_error']:.3%} misread and not flagged uncertain), "
+                  f"{100 * cells['perfect']:.1f} % of {cells['boards']} boards without error, "
+                  f"{cells['missing']} boards not found ({cells['tables']} tables)")
     changes = 0
     if args.no_change_frames:
-        frames, changes, distrusted = bench_no_change(args.no_change_frames, args.seed + 3)
+        frames, changes, distrusted = bench_no_change(args.no_change_frames, args.seed + 3, camera_cm=args.camera_cm)
         verdict = "PASS" if changes == 0 else "FAIL"
         print(f"no-change check: {frames} frames of hands/blur/rolling dice, {changes} changes committed "
               f"({distrusted} frames distrusted outright): {verdict}")

@@ -17,6 +17,7 @@ import cv2
 import numpy as np
 
 from vision.dice.geometry import DIE_MM, TRAY_H_MM, TRAY_W_MM
+from vision.kit import CELL_MM
 from vision.observation import DIE_FACES, BoardReading, DieReading, Observation
 from vision.pirates.geometry import PLANE_H_MM as TRACK_H_MM
 from vision.pirates.geometry import PLANE_W_MM as TRACK_W_MM
@@ -24,8 +25,11 @@ from vision.synth.dice import PlacedDie, draw_die, render_tray
 from vision.synth.pirates import BOARD_MARGIN_MM, render_track_on_board
 
 FRAME_SIZE = (1920, 1080)
-BOARD_MM = 189.0  # 7 cells of 27 mm
+BOARD_MM = 7 * CELL_MM
 CAMERA_MM = 750.0  # camera height above the table
+# hardware.md's reference camera (Camera Module 3 Wide, 102 deg across): the frame's width spans 2.470 x
+# its height above the table.
+WIDE_VIEW_PER_HEIGHT = 2.470
 _VIEW_DISTANCE_MM = 1400.0
 _BOARD_CELL_PX = 64
 _TRAY_PX_PER_MM = 4.0
@@ -44,6 +48,9 @@ class TableSpec:
     seed: int = 0
     seats: tuple[int, ...] | None = None
     max_tilt_deg: float = 35.0
+    # The reference camera this high above the table (hardware.md: 29 px a cell at 75 cm). None: 1.4-1.55 px
+    # a millimetre (39-43 px a cell, the camera about 52 cm up; dice still lean as from 75 cm).
+    camera_cm: float | None = None
     touching_dice: bool = False
     language: str = "en"
     # What happens in this frame only:
@@ -102,11 +109,19 @@ class _Item:
 class _Camera:
     table_to_frame: np.ndarray
     nadir_mm: tuple[float, float]  # the table point straight below the camera
+    height_mm: float
 
 
-def _camera(rng: np.random.Generator, max_tilt_deg: float) -> _Camera:
+def px_per_mm_at(camera_cm: float) -> float:
+    """Frame pixels per table millimetre under the reference camera ``camera_cm`` above the table."""
+    return FRAME_SIZE[0] / (WIDE_VIEW_PER_HEIGHT * camera_cm * 10.0)
+
+
+def _camera(rng: np.random.Generator, max_tilt_deg: float, camera_cm: float | None = None) -> _Camera:
     """Table mm (origin at the view's centre) -> frame pixels, looking down up to ``max_tilt_deg``."""
-    px_per_mm = rng.uniform(1.4, 1.55)
+    near = rng.uniform(1.4, 1.55)  # drawn either way: the tilt and spin below are the same at any height
+    px_per_mm = near if camera_cm is None else px_per_mm_at(camera_cm)
+    height_mm = CAMERA_MM if camera_cm is None else camera_cm * 10.0
     tilt = math.radians(rng.uniform(0, max_tilt_deg))
     direction = rng.uniform(0, 2 * math.pi)
     d = np.array([math.cos(direction), math.sin(direction)])
@@ -122,8 +137,8 @@ def _camera(rng: np.random.Generator, max_tilt_deg: float) -> _Camera:
     proj = (pts - np.outer(along * (1 - math.cos(tilt)), d)) * (distance / depth)[:, None] * px_per_mm
     proj += np.array(FRAME_SIZE) / 2
     h = cv2.getPerspectiveTransform(half.astype(np.float32), proj.astype(np.float32)).astype(np.float64)
-    nadir = -d * CAMERA_MM * math.tan(tilt)
-    return _Camera(h, (float(nadir[0]), float(nadir[1])))
+    nadir = -d * height_mm * math.tan(tilt)
+    return _Camera(h, (float(nadir[0]), float(nadir[1])), height_mm)
 
 
 def _visible_polygon(camera: _Camera, margin_px: float = 25) -> np.ndarray:
@@ -240,7 +255,7 @@ def _scene(spec: TableSpec) -> _Scene:
     order = sorted(range(len(sizes)), key=lambda i: -sizes[i][1] * sizes[i][2])
     items: list[_Item] | None = None
     for _ in range(40):
-        camera = _camera(rng, spec.max_tilt_deg)
+        camera = _camera(rng, spec.max_tilt_deg, spec.camera_cm)
         placed = _place(rng, camera, [sizes[i] for i in order])
         if placed is not None:
             items = [placed[order.index(i)] for i in range(len(sizes))]
@@ -265,7 +280,7 @@ def _scene(spec: TableSpec) -> _Scene:
     away = np.array(tray_item.centre_mm) - np.array(camera.nadir_mm)
     a = math.radians(tray_item.angle_deg)
     away_tray = np.array([math.cos(a) * away[0] + math.sin(a) * away[1], -math.sin(a) * away[0] + math.cos(a) * away[1]])
-    lean = tuple(float(v) for v in away_tray * DIE_MM / CAMERA_MM)
+    lean = tuple(float(v) for v in away_tray * DIE_MM / camera.height_mm)
     tray_rng = np.random.default_rng(spec.seed + 1)
     tray_image, dice = render_tray(list(spec.dice), tray_rng, _TRAY_PX_PER_MM, touching=spec.touching_dice, lean_mm=lean)
     to_frame = camera.table_to_frame @ tray_item.item_to_table(_TRAY_PX_PER_MM)
