@@ -95,6 +95,25 @@ def shifted_cell_crops(rectified: np.ndarray, wanted: list[tuple[tuple[float, fl
     return ink_maps(out)
 
 
+PRINT_BAND = 0.15  # of a cell: the printed lines lie within this of a cell's edge (PRINTED_CROSSINGS)
+
+
+def print_contrast(rectified: np.ndarray) -> np.ndarray:
+    """(49,) how much darker the printed grid lines along each cell's edges are than its paper, relative
+    to the paper (5th percentile of the edge band against the cell's 80th): about 0.2-0.5 on a board in
+    plain light, near 0 where glare washes the print out (and would wash a drawing out just as well)."""
+    gray = rectified if rectified.ndim == 2 else cv2.cvtColor(rectified, cv2.COLOR_BGR2GRAY)
+    cell = gray.shape[0] // SIZE
+    cells = gray[:cell * SIZE, :cell * SIZE].reshape(SIZE, cell, SIZE, cell).transpose(0, 2, 1, 3)
+    cells = cells.reshape(SIZE * SIZE, cell, cell)
+    band = max(1, int(round(PRINT_BAND * cell)))
+    edge = np.ones((cell, cell), bool)
+    edge[band:-band, band:-band] = False
+    paper = percentile_last_axis(cells.reshape(SIZE * SIZE, -1), PAPER_PERCENTILE) + 1.0
+    line = percentile_last_axis(cells[:, edge], 5)
+    return (paper - line) / paper
+
+
 def crop_features(crops: np.ndarray) -> np.ndarray:
     """Feature vectors for ink maps (n, CROP_PX, CROP_PX)."""
     n = len(crops)
