@@ -100,8 +100,10 @@ def _stretched_looks(patch: np.ndarray, side: float) -> list[tuple[np.ndarray, f
     stretched = cv2.normalize(patch, None, 0, 255, cv2.NORM_MINMAX)
     looks = [(cv2.equalizeHist(patch), 1.0), (stretched, 1.0)]
     scale = float(np.ceil(_SECOND_LOOK_SIDE / side))
-    if scale > 1:
-        looks.append((cv2.resize(stretched, None, fx=scale, fy=scale, interpolation=cv2.INTER_CUBIC), scale))
+    # A blurred marker of 12-17 px (the tray at 90 cm) decodes at twice its size where three times fails
+    # about as often as the other way round: both are tried.
+    for s in sorted({min(scale, 2.0), scale} - {1.0}):
+        looks.append((cv2.resize(stretched, None, fx=s, fy=s, interpolation=cv2.INTER_CUBIC), s))
     return looks
 
 
@@ -120,8 +122,10 @@ def _expected_from_one(marker: np.ndarray, layout: PlaneLayout, marker_id: int, 
 
 def _look_for_missing(gray: np.ndarray, found: dict[int, np.ndarray], layout: PlaneLayout) -> bool:
     """Add to ``found`` the missing markers of ``layout`` seen in a patch around the place the markers
-    already found put them. Two or more put them within a side; one alone, within about a fifth of the
-    distance (a tilted plane shrinks away from the camera), so its patch is wider. Whether any was added."""
+    already found put them. Three or more put them within a side; one alone, within about a fifth of the
+    distance (a tilted plane shrinks away from the camera), and two small ones about as roughly (the plane's
+    perspective drawn from their few pixels: tray markers of 15-19 px put the other two 10-50 px off), so
+    their patch is wider. Whether any was added."""
     seen = [m for m in layout.marker_origins if m in found]
     plane = locate_plane(found, layout, min_markers=2)
     if plane is None and len(seen) != 1:
@@ -144,6 +148,8 @@ def _look_for_missing(gray: np.ndarray, found: dict[int, np.ndarray], layout: Pl
         reach = side
         if plane is None:
             reach += 0.2 * float(np.linalg.norm(expected.mean(axis=0) - found[seen[0]].mean(axis=0)))
+        elif len(seen) == 2:
+            reach += 0.3 * min(float(np.linalg.norm(expected.mean(axis=0) - found[m].mean(axis=0))) for m in seen)
         hit = _look_at(gray, marker_id, expected, side, reach)
         if hit is not None:
             found[marker_id] = hit

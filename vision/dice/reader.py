@@ -71,6 +71,87 @@ def darkest_channel(tray: np.ndarray) -> np.ndarray:
     return cv2.min(cv2.min(tray[:, :, 0], tray[:, :, 1]), tray[:, :, 2])
 
 
+# Each tray marker's dark square, in its white sticker, is looked for this far around its printed place
+# in the rectified tray; when one is found more than STICKER_OFF_MM from it, the view is re-warped to put
+# the squares in place. A tray located from three markers is 1-8 mm off at the fourth corner (90 cm up:
+# the plane's perspective drawn from markers of 15 px), which cuts or misplaces the dice there and brings
+# in what lies beyond the floor; the squares' centres are found to 0.2 mm (0.5 at worst) seen from 90 cm,
+# and a tray located from all four markers is within 1 mm everywhere.
+STICKER_REACH_MM = 20.0
+STICKER_OFF_MM = 1.0
+
+
+def _square_centre(outline: np.ndarray, side: float, outward: np.ndarray, cut: bool) -> np.ndarray | None:
+    """Centre of a marker's dark square from its outline (in the outline's pixels), or None when the outline
+    is not one: as wide as tall, the marker's size give or take a quarter, filling its box (not run into a
+    dark floor). With ``cut`` (the outline reaches the floor's edge: the view put the tray's corner too far
+    in) it may be cut there: its inner corner, the point farthest towards ``outward``'s opposite, and the
+    marker's side place the centre."""
+    _, (w, h), _ = cv2.minAreaRect(outline)
+    moments = cv2.moments(outline)
+    if 0.75 * side < min(w, h) and max(w, h) < 1.3 * side and moments["m00"] >= 0.85 * w * h:
+        return np.array([moments["m10"] / moments["m00"], moments["m01"] / moments["m00"]])
+    # Cut, its white bits open onto the cut: its hull is what is seen of the square.
+    hull = cv2.convexHull(outline)
+    _, _, bw, bh = cv2.boundingRect(hull)
+    if not cut or min(bw, bh) < side / 2 or max(bw, bh) > 1.3 * side or cv2.contourArea(hull) < 0.85 * bw * bh:
+        return None
+    points = hull.reshape(-1, 2).astype(np.float64)
+    return points[np.argmin(points @ outward)] + outward * side / 2
+
+
+def marker_squares(tray: np.ndarray) -> dict[int, tuple[np.ndarray, np.ndarray]]:
+    """Tray marker id -> (centre where the kit prints it, centre of its dark square as seen), in rectified
+    pixels, for the markers whose square is seen (the one nearest its printed place)."""
+    height, width = tray.shape[:2]
+    side = TRAY_LAYOUT.marker_side_mm * PX_PER_MM
+    reach = STICKER_REACH_MM * PX_PER_MM
+    found = {}
+    for marker_id in TRAY_LAYOUT.marker_origins:
+        printed = TRAY_LAYOUT.marker_corners_mm(marker_id).mean(axis=0).astype(np.float64) * PX_PER_MM
+        outward = np.sign(printed - (width / 2, height / 2))  # towards the tray's corner
+        x0, y0 = np.maximum(printed - side / 2 - reach, 0).astype(int)
+        x1, y1 = np.minimum(printed + side / 2 + reach, (width, height)).astype(int)
+        window = darkest_channel(tray[y0:y1, x0:x1])
+        _, dark = cv2.threshold(window, 0, 255, cv2.THRESH_BINARY_INV + cv2.THRESH_OTSU)
+        # Outer outlines, also of what lies in a hole of another dark region (a dark floor and what lies
+        # beyond it can ring the sticker's white).
+        outlines, hierarchy = cv2.findContours(dark, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)
+        best: tuple[float, np.ndarray] | None = None
+        for outline, (_, _, _, parent) in zip(outlines, hierarchy[0] if outlines else (), strict=True):
+            if parent >= 0:
+                continue
+            bx, by, bw, bh = cv2.boundingRect(outline)
+            cut = x0 + bx == 0 or y0 + by == 0 or x0 + bx + bw == width or y0 + by + bh == height
+            centre = _square_centre(outline, side, outward, cut)
+            if centre is None:
+                continue
+            centre += (x0, y0)
+            off = float(np.linalg.norm(centre - printed))
+            if off < reach and (best is None or off < best[0]):
+                best = (off, centre)
+        if best is not None:
+            found[marker_id] = (printed, best[1])
+    return found
+
+
+def straighten_tray(tray: np.ndarray) -> np.ndarray:
+    """The rectified tray with its markers' squares where the kit prints them (see STICKER_OFF_MM): re-warped
+    when one is off and three or more are seen, else as it is."""
+    squares = marker_squares(tray)
+    if len(squares) < 3:
+        return tray
+    printed = np.array([p for p, _ in squares.values()], np.float32)
+    seen = np.array([c for _, c in squares.values()], np.float32)
+    if np.max(np.linalg.norm(seen - printed, axis=1)) <= STICKER_OFF_MM * PX_PER_MM:
+        return tray
+    if len(squares) == 4:
+        correction = cv2.getPerspectiveTransform(seen, printed)
+    else:
+        correction = np.vstack([cv2.getAffineTransform(seen, printed), [0.0, 0.0, 1.0]])
+    return cv2.warpPerspective(tray, correction, (tray.shape[1], tray.shape[0]), flags=cv2.INTER_LINEAR)
+
+
 def dice_outlines(darkest: np.ndarray) -> list[np.ndarray]:
     """Outlines of the white blobs (dice, touching dice as one) on the rectified tray floor, from its
     darkest channel."""
@@ -99,7 +180,11 @@ MIN_SYMBOL_PX = 60
 # stay above 0.65 (a faint, blurred wall reaches about 0.68).
 MAX_SYMBOL_DEPTH = 0.7
 # A symbol beyond the dice the blob's area counts must be this clear (sum of darkness over its pixels).
-EXTRA_SYMBOL_INK = 70.0
+# Blur takes ink off the symbols seen from far: from 90 cm one in fifty real ones has less than 60 (the
+# faint log of a die packed among three was missed at 70), while what else is enclosed by white (a gap
+# walled in by packed dice) stays under 50 but for one in a thousand symbols, and lies within a die of a
+# real symbol.
+EXTRA_SYMBOL_INK = 50.0
 SYMBOL_GAP = 0.75 * DIE_PX  # the symbols of two dice are at least this far apart
 _WHITE_KERNEL = cv2.getStructuringElement(cv2.MORPH_RECT, (WHITE_PX, WHITE_PX))
 _EDGE_PX = 3  # the rectified tray's outer pixels mix in what lies beyond the floor
@@ -304,13 +389,16 @@ class DiceReader:
 
     def rectify(self, frame: np.ndarray, markers: dict[int, np.ndarray] | None = None) -> np.ndarray | None:
         if markers is None:
-            markers = detect_markers(frame)
+            markers = detect_markers(frame, (TRAY_LAYOUT,))
         plane = locate_tray(markers)
         if plane is None:
             return None
         return plane.rectify(frame, PX_PER_MM)
 
     def faces_and_features(self, tray: np.ndarray) -> tuple[list[DieBlob], np.ndarray]:
+        """The dice of a rectified tray (straightened first, see ``straighten_tray``: the blobs' centres are
+        in its pixels) and their faces' features."""
+        tray = straighten_tray(tray)
         blobs = segment_dice(tray)
         features = [face_features(face_crop(tray, blob)) for blob in blobs]
         stacked = np.array(features, np.float32) if features else np.zeros((0, 0), np.float32)

@@ -14,6 +14,7 @@ from pathlib import Path
 
 import numpy as np
 
+from vision.dice.geometry import TRAY_LAYOUT
 from vision.dice.reader import PX_PER_MM, DiceReader, weights_path
 from vision.marker_plane import detect_markers
 from vision.observation import DIE_FACES
@@ -37,7 +38,7 @@ def labelled_features(n_scenes: int, seed: int) -> tuple[np.ndarray, np.ndarray,
         frame, dice, _ = tray_scene(rng)
         stats["scenes"] += 1
         stats["dice"] += len(dice)
-        tray = reader.rectify(frame, detect_markers(frame))
+        tray = reader.rectify(frame, detect_markers(frame, (TRAY_LAYOUT,)))
         if tray is None:
             stats["no_tray"] += 1
             stats["missed"] += len(dice)

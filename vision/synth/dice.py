@@ -411,6 +411,19 @@ def random_view(
     return cv2.getPerspectiveTransform(corners.astype(np.float32), pts.astype(np.float32)).astype(np.float64)
 
 
+def camera_px_per_mm(rng: np.random.Generator) -> float:
+    """Frame pixels per tray millimetre as the table camera gives them, drawn.
+
+    The camera hangs 60-90 cm above the table (hardware.md: 1.30-0.86 px/mm), 50 cm over a two-player table:
+    its height is drawn evenly over 48-90 cm, so over a third of the views come from 75-90 cm, where the dice
+    are smallest and the reader errs most. Then +-10 % for where the tray lies in the frame (the lens
+    squeezes the frame's edges by about a tenth): 0.78-1.78 px/mm in all (the tray still fits the view).
+    """
+    from vision.synth.table import px_per_mm_at  # here: vision.synth.table draws its trays with this module
+
+    return px_per_mm_at(float(rng.uniform(48.0, 90.0))) * float(rng.uniform(0.9, 1.1))
+
+
 def tray_scene(
     rng: np.random.Generator,
     faces: list[str] | None = None,
@@ -420,7 +433,8 @@ def tray_scene(
     canvas_size: tuple[int, int] = (720, 560),
     effects: bool = True,
 ) -> tuple[np.ndarray, list[PlacedDie], np.ndarray]:
-    """A camera view of the tray alone (for training and testing the dice reader).
+    """A camera view of the tray alone (for training and testing the dice reader), at ``px_per_mm`` or
+    as the table camera gives it from any height it may hang at (``camera_px_per_mm``).
 
     Returns (BGR frame, the dice at rest, homography tray mm -> frame px).
     """
@@ -430,8 +444,7 @@ def tray_scene(
         touching = bool(rng.random() < 0.4)
     render_scale = 4.0
     tray, dice = render_tray(faces, rng, render_scale, touching=touching)
-    # About what the table camera gives (1.45 px/mm at the view's centre), nearer and farther.
-    scale = float(rng.uniform(1.25, 1.8)) if px_per_mm is None else px_per_mm
+    scale = camera_px_per_mm(rng) if px_per_mm is None else px_per_mm
     to_frame = random_view(TRAY_W_MM, TRAY_H_MM, rng, canvas_size, scale)
     table = np.array(rng.uniform(60, 200, 3), np.uint8)
     frame = np.empty((canvas_size[1], canvas_size[0], 3), np.uint8)
