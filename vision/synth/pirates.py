@@ -118,8 +118,10 @@ def track_scene(
     marked: int | None = None,
     canvas_size: tuple[int, int] = (720, 560),
     effects: bool = True,
+    px_per_mm: float | None = None,
 ) -> tuple[np.ndarray, int, int]:
-    """A camera view of the pirate track alone: (BGR frame, players, boxes marked)."""
+    """A camera view of the pirate track alone: (BGR frame, players, boxes marked), ``px_per_mm`` frame
+    pixels a millimetre at the track's centre (drawn from the cameras' range when None)."""
     from vision.synth.dice import camera_effects, random_view
 
     if players is None:
@@ -130,7 +132,11 @@ def track_scene(
     board = render_track_on_board(players, marked, rng, render_scale)
     width = PLANE_W_MM + 2 * BOARD_MARGIN_MM
     height = PLANE_H_MM + 2 * BOARD_MARGIN_MM
-    to_frame = random_view(width, height, rng, canvas_size, float(rng.uniform(1.4, 2.0)))
+    # The track as the table cameras see it (hardware.md, section 2): the reference camera from 90 cm, its
+    # highest (0.86 px/mm), through 75 cm (1.04) to 50 cm over a small table (1.55); a webcam hangs
+    # higher and sees about the same, 1.1-1.65; 2.0 for a camera set lower still.
+    scale = float(rng.uniform(0.86, 2.0)) if px_per_mm is None else px_per_mm
+    to_frame = random_view(width, height, rng, canvas_size, scale)
     frame = np.empty((canvas_size[1], canvas_size[0], 3), np.uint8)
     frame[:] = np.array(rng.uniform(40, 160, 3), np.uint8)
     warp = to_frame @ np.diag([1 / render_scale, 1 / render_scale, 1.0])
