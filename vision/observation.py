@@ -31,11 +31,17 @@ class BoardReading:
         return {"seat": self.seat, "city": list(self.city), "uncertain": list(self.uncertain)}
 
 
+# A die read with less confidence than this is doubtful: the stability filter makes it hold still longer
+# before the roll is taken, and the camera view marks it.
+DOUBTFUL_DIE_BELOW = 0.6
+
+
 @dataclass(frozen=True)
 class DieReading:
     face: str
     confidence: float
-    centre: tuple[float, float] = (0.0, 0.0)
+    centre: tuple[float, float] = (0.0, 0.0)  # its top face on the tray floor, millimetres
+    in_frame: tuple[float, float] | None = None  # the same point in the frame, pixels; for overlays
 
 
 @dataclass(frozen=True)

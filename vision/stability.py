@@ -19,7 +19,7 @@ from typing import Protocol
 import cv2
 import numpy as np
 
-from vision.observation import BoardReading, DieReading, Observation
+from vision.observation import DOUBTFUL_DIE_BELOW, BoardReading, DieReading, Observation
 
 Signature = tuple[object, ...]
 
@@ -54,7 +54,7 @@ class StabilityFilter:
         hold_frames: int = 5,
         hold_seconds: float = 0.0,
         *,
-        min_die_confidence: float = 0.6,
+        min_die_confidence: float = DOUBTFUL_DIE_BELOW,
         max_uncertain_cells: int = 3,
         doubt_factor: int = 4,
         min_track_confidence: float = 0.3,

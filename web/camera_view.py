@@ -10,6 +10,7 @@ import cv2
 import numpy as np
 
 from companion.layout import cell_name
+from vision.observation import DOUBTFUL_DIE_BELOW
 
 GRID = (113, 204, 46)     # BGR green
 UNSURE = (34, 126, 230)   # orange
@@ -54,9 +55,13 @@ def draw_overlay(frame: np.ndarray, obs: Any) -> np.ndarray:
         cv2.putText(image, f"seat {board.seat}", (int(x0), max(15, int(y0) - 8)), cv2.FONT_HERSHEY_SIMPLEX,
                     0.7, GRID, 2, cv2.LINE_AA)
     for die in getattr(obs, "dice", None) or ():
-        x, y = die.centre
-        cv2.circle(image, (int(x), int(y)), 26, DIE, 2, cv2.LINE_AA)
-        cv2.putText(image, die.face, (int(x) - 24, int(y) - 30), cv2.FONT_HERSHEY_SIMPLEX, 0.55, DIE, 2,
+        if die.in_frame is None:
+            continue  # read from a tray image alone: no place in this picture
+        x, y = die.in_frame
+        colour = UNSURE if die.confidence < DOUBTFUL_DIE_BELOW else DIE
+        label = die.face if colour is DIE else f"{die.face}?"
+        cv2.circle(image, (int(x), int(y)), 26, colour, 2, cv2.LINE_AA)
+        cv2.putText(image, label, (int(x) - 24, int(y) - 30), cv2.FONT_HERSHEY_SIMPLEX, 0.55, colour, 2,
                     cv2.LINE_AA)
     pirates = getattr(obs, "pirate_boxes", None)
     if pirates is not None:

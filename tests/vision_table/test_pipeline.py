@@ -2,6 +2,7 @@ from __future__ import annotations
 
 import dataclasses
 
+import cv2
 import numpy as np
 import pytest
 
@@ -34,6 +35,22 @@ def test_full_read_finds_every_part(reader, table_spec, cell_stub):
     assert sorted(obs.dice_faces) == sorted(truth.dice_faces)
     assert obs.pirate_boxes == table_spec.pirate_boxes
     assert all(len(b.corners) == 4 for b in obs.boards)
+
+
+def test_dice_are_placed_in_the_frame_inside_the_tray(reader, table_spec):
+    """The camera view draws each die where its top face is in the picture (its ``centre`` is tray
+    millimetres: drawn as pixels, every die landed in the frame's top-left corner)."""
+    from vision.dice.reader import locate_tray
+    from vision.marker_plane import detect_markers
+
+    frame, _ = render_table(table_spec, np.random.default_rng(3))
+    obs = reader.read(frame)
+    plane = locate_tray(detect_markers(frame))
+    assert plane is not None and obs.dice
+    outline = plane.to_frame(np.array([[0, 0], [240, 0], [240, 160], [0, 160]], np.float64)).astype(np.float32)
+    for die in obs.dice:
+        assert die.in_frame is not None
+        assert cv2.pointPolygonTest(outline, die.in_frame, False) > 0, die
 
 
 def test_unchanged_scene_takes_the_fast_path_and_a_change_does_not(reader, table_spec, cell_stub):

@@ -206,8 +206,9 @@ def test_camera_view(game, service):
     board = BoardReading(0, tuple(city), tuple(tuple(1.0 for _ in range(7)) for _ in range(7)), ("D4",),
                          ((100.0, 50.0), (400.0, 60.0), (390.0, 360.0), (90.0, 350.0)))
     service.last_frame = frame
-    service.last_observation = Observation(boards=(board,), dice=(DieReading("head", 0.9, (500.0, 400.0)),),
-                                           pirate_boxes=3)
+    dice = (DieReading("head", 0.9, (50.0, 40.0), in_frame=(520.0, 400.0)),
+            DieReading("cross", 0.4, (90.0, 40.0), in_frame=(580.0, 400.0)))
+    service.last_observation = Observation(boards=(board,), dice=dice, pirate_boxes=3)
     service.frame_counter += 1
     response = game.client.get("/camera.jpg")
     assert response.status_code == 200 and response.mimetype == "image/jpeg"
@@ -217,6 +218,10 @@ def test_camera_view(game, service):
     image = cv2.imdecode(np.frombuffer(response.data, np.uint8), cv2.IMREAD_COLOR)
     assert image.shape == frame.shape
     assert (np.abs(image.astype(int) - 200).sum(axis=2) > 60).sum() > 500  # the overlay is drawn
+    # Each die ringed where it lies in the picture: the sure one in blue, the doubtful one in orange.
+    sure, doubtful = image[400, 520 - 26], image[400, 580 + 26]
+    assert sure[0] > 150 and sure[2] < 120, sure
+    assert doubtful[2] > 150 and doubtful[0] < 120, doubtful
 
 
 def test_errors_are_one_sentence_and_nothing_outside_the_app_is_served(game):
