@@ -171,7 +171,7 @@ class TableReader:
         tray_plane = locate_tray(markers)
         dice = None
         if tray_plane is not None:
-            dice = self.dice_reader.read_tray(tray_plane.rectify(frame, 2.5))
+            dice = self.dice_reader.read_plane(frame, tray_plane)
             if dice:
                 tops = tray_plane.to_frame(np.array([d.centre for d in dice], np.float64))
                 dice = tuple(dataclasses.replace(d, in_frame=(float(x), float(y))) for d, (x, y) in zip(dice, tops, strict=True))

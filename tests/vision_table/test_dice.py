@@ -167,18 +167,24 @@ def test_trays_seen_from_the_camera_at_its_highest_are_read(reader):
     assert right == 100
 
 
-@pytest.mark.parametrize("seed", [33, 138])
-def test_tray_markers_too_small_for_the_first_look_are_found_by_the_second(seed):
-    """From 90 cm the first look finds one or two of the tray's markers here: two far apart put the others
-    10-50 px off, and a blurred 15 px marker decodes at twice its size where three times fails."""
-    rng = np.random.default_rng(seed)
-    frame, _, to_frame = tray_scene(rng, px_per_mm=px_per_mm_at(90.0))
-    first = detect_markers(frame)
-    assert len(set(first) & set(TRAY_LAYOUT.marker_origins)) <= 2
-    found = detect_markers(frame, (TRAY_LAYOUT,))
-    for marker_id in TRAY_LAYOUT.marker_origins:
-        truth = cv2.perspectiveTransform(TRAY_LAYOUT.marker_corners_mm(marker_id)[None].astype(np.float64), to_frame)[0]
-        assert np.abs(found[marker_id] - truth).max() < 2.5
+def test_tray_markers_too_small_for_the_first_look_are_found_by_the_second():
+    """From 90 cm the first look often finds only one or two of the tray's markers: two far apart put the
+    others 10-50 px off, and a blurred 15 px marker decodes at twice its size where three times fails.
+    Of 140 trays, those that showed one or two markers (19 when written; 18 then found all four)."""
+    recovered = partial = 0
+    for seed in range(20, 160):
+        rng = np.random.default_rng(seed)
+        frame, _, to_frame = tray_scene(rng, px_per_mm=px_per_mm_at(90.0))
+        if not 1 <= len(set(detect_markers(frame)) & set(TRAY_LAYOUT.marker_origins)) <= 2:
+            continue
+        partial += 1
+        found = detect_markers(frame, (TRAY_LAYOUT,))
+        recovered += all(
+            marker_id in found and np.abs(found[marker_id] - cv2.perspectiveTransform(
+                TRAY_LAYOUT.marker_corners_mm(marker_id)[None].astype(np.float64), to_frame)[0]).max() < 2.5
+            for marker_id in TRAY_LAYOUT.marker_origins)
+    assert partial >= 12
+    assert recovered >= partial - 2
 
 
 @pytest.mark.parametrize("seed", [301, 304])
@@ -213,3 +219,19 @@ def test_a_die_whose_top_lies_half_beyond_the_floor_is_doubtful(reader):
     whole = readings[:-1]
     assert sorted(r.face for r in whole) == ["cross", "cross", "cross", "log"]
     assert min(r.confidence for r in whole) > 0.8
+
+
+def test_a_die_leaning_out_over_the_wall_is_read_from_beyond_the_floor(reader):
+    """The same table as above, as the camera saw it (tray cut out of the frame): the head's top face
+    lies half beyond the floor's edge. The tray is rectified with a margin, where its symbol is whole."""
+    frame = cv2.imread(str(Path(__file__).parent / "data" / "dice_top_over_the_wall.jpg"))
+    readings = reader.read(frame)
+    assert readings is not None
+    assert sorted(r.face for r in readings) == ["cross", "cross", "cross", "head", "log"]
+    assert min(r.confidence for r in readings) > 0.9
+    head = next(r for r in readings if r.face == "head")
+    assert head.centre[1] > TRAY_LAYOUT.height_mm  # its top's centre beyond the floor
+    # From the floor alone it was cut in half and doubtful (see the test above).
+    alone = reader.read_tray(DiceReader.__new__(DiceReader).rectify(frame))
+    edge = max(alone, key=lambda r: r.centre[1])
+    assert edge.face != "head" or edge.confidence < 0.6

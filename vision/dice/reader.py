@@ -135,32 +135,43 @@ def marker_squares(tray: np.ndarray) -> dict[int, tuple[np.ndarray, np.ndarray]]
     return found
 
 
-def straighten_tray(tray: np.ndarray) -> np.ndarray:
-    """The rectified tray with its markers' squares where the kit prints them (see STICKER_OFF_MM): re-warped
-    when one is off and three or more are seen, else as it is."""
+def tray_correction(tray: np.ndarray) -> np.ndarray | None:
+    """The homography (rectified pixels -> rectified pixels) that puts the tray markers' squares where the
+    kit prints them (see STICKER_OFF_MM), or None when none is needed or fewer than three are seen."""
     squares = marker_squares(tray)
     if len(squares) < 3:
-        return tray
+        return None
     printed = np.array([p for p, _ in squares.values()], np.float32)
     seen = np.array([c for _, c in squares.values()], np.float32)
     if np.max(np.linalg.norm(seen - printed, axis=1)) <= STICKER_OFF_MM * PX_PER_MM:
-        return tray
+        return None
     if len(squares) == 4:
-        correction = cv2.getPerspectiveTransform(seen, printed)
-    else:
-        correction = np.vstack([cv2.getAffineTransform(seen, printed), [0.0, 0.0, 1.0]])
+        return cv2.getPerspectiveTransform(seen, printed)
+    return np.vstack([cv2.getAffineTransform(seen, printed), [0.0, 0.0, 1.0]])
+
+
+def straighten_tray(tray: np.ndarray) -> np.ndarray:
+    """The rectified tray re-warped by ``tray_correction``, or as it is when none is needed."""
+    correction = tray_correction(tray)
+    if correction is None:
+        return tray
     return cv2.warpPerspective(tray, correction, (tray.shape[1], tray.shape[0]), flags=cv2.INTER_LINEAR)
+
+
+def white_level(darkest: np.ndarray) -> float:
+    """The level of the floor's darkest channel above which a pixel is the dice's white or grey."""
+    # Every felt and wood is dark in its darkest channel; the dice's white and grey sides are not.
+    hist = np.cumsum(cv2.calcHist([darkest], [0], None, [256], [0, 256]).ravel())
+    floor_level = float(np.searchsorted(hist, hist[-1] / 2))
+    otsu, _ = cv2.threshold(darkest, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+    return max(otsu, floor_level + 35)
 
 
 def dice_outlines(darkest: np.ndarray) -> list[np.ndarray]:
     """Outlines of the white blobs (dice, touching dice as one) on the rectified tray floor, from its
     darkest channel."""
     h, w = darkest.shape
-    # Every felt and wood is dark in its darkest channel; the dice's white and grey sides are not.
-    hist = np.cumsum(cv2.calcHist([darkest], [0], None, [256], [0, 256]).ravel())
-    floor_level = float(np.searchsorted(hist, hist[-1] / 2))
-    otsu, _ = cv2.threshold(darkest, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
-    _, mask = cv2.threshold(darkest, max(otsu, floor_level + 35), 255, cv2.THRESH_BINARY)
+    _, mask = cv2.threshold(darkest, white_level(darkest), 255, cv2.THRESH_BINARY)
     s = round(STICKER_MM * PX_PER_MM) + 2
     for y0, x0 in ((0, 0), (0, w - s), (h - s, w - s), (h - s, 0)):
         mask[y0:y0 + s, x0:x0 + s] = 0
@@ -189,6 +200,9 @@ EXTRA_SYMBOL_INK = 50.0
 # the camera at 75 cm every die misread had 0.75 or less of its face in view, and 4 of 570 read right
 # (in trays read all right) had less than 0.8.
 FACE_SEEN_AT_LEAST = 0.8
+# The tray is rectified this far beyond its floor on every side (``DiceReader.read_plane``): from 75 cm a
+# die by the wall near the frame's edge leans out by up to 20 mm, its top's far edge up to 15 mm beyond.
+SURROUND_MM = 16.0
 SYMBOL_GAP = 0.75 * DIE_PX  # the symbols of two dice are at least this far apart
 _WHITE_KERNEL = cv2.getStructuringElement(cv2.MORPH_RECT, (WHITE_PX, WHITE_PX))
 _EDGE_PX = 3  # the rectified tray's outer pixels mix in what lies beyond the floor
@@ -387,6 +401,39 @@ def face_seen_fraction(tray: np.ndarray, blob: DieBlob) -> float:
     return 1.0 - float(_unseen((tray.shape[0] - 2 * _EDGE_PX, tray.shape[1] - 2 * _EDGE_PX), matrix).mean())
 
 
+def top_beyond_floor(surround: np.ndarray, margin: int, blob: DieBlob, level: float) -> DieBlob:
+    """``blob`` (floor pixels) with its top face found again in ``surround`` (the floor and ``margin``
+    pixels beyond it on every side): a die by the wall leans out over the floor's edge, and on the floor
+    alone its symbol was cut, which put the top's centre off. The symbol nearest the first guess, within
+    a die, among the dark patches enclosed by the white (above ``level``, as ``white_level`` set it on
+    the floor) that the die's own white belongs to; the blob as it was when there is none."""
+    cx, cy = blob.centre[0] + margin, blob.centre[1] + margin
+    reach = int(1.5 * DIE_PX)
+    x0, y0 = max(int(cx) - reach, 0), max(int(cy) - reach, 0)
+    x1, y1 = min(int(cx) + reach, surround.shape[1]), min(int(cy) + reach, surround.shape[0])
+    darkest = darkest_channel(surround[y0:y1, x0:x1])
+    white = (darkest >= level).astype(np.uint8)
+    white = cv2.morphologyEx(white, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (7, 7)))
+    # The die's white: the component with most white pixels within half a die of the first guess.
+    n, labels = cv2.connectedComponents(white, connectivity=8)
+    near = np.zeros_like(white)
+    cv2.circle(near, (int(round(cx - x0)), int(round(cy - y0))), int(DIE_PX / 2), 1, -1)
+    counts = np.bincount(labels[(near > 0) & (white > 0)], minlength=n)
+    if n <= 1 or counts[1:].max() == 0:
+        return blob
+    die = (labels == 1 + int(np.argmax(counts[1:]))).astype(np.uint8)
+    # Its symbols are holes in it: filled in, they belong to it.
+    outlines, _ = cv2.findContours(die, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    filled = np.zeros_like(die)
+    cv2.drawContours(filled, outlines, -1, 1, -1)
+    near_symbols = [sym for sym in _symbols(darkest, filled.view(bool), (x0, y0))
+                    if (sym.x - cx) ** 2 + (sym.y - cy) ** 2 < DIE_PX**2]
+    if not near_symbols:
+        return blob
+    best = min(near_symbols, key=lambda sym: (sym.x - cx) ** 2 + (sym.y - cy) ** 2)
+    return DieBlob((best.x - margin, best.y - margin), blob.angle_deg, blob.area_units)
+
+
 def face_crop(tray: np.ndarray, blob: DieBlob) -> np.ndarray:
     """The top face, axis-aligned, CROP_PX square (the symbol's own turn is left to the features).
 
@@ -424,24 +471,50 @@ class DiceReader:
             return None
         return plane.rectify(frame, PX_PER_MM)
 
-    def faces_and_features(self, tray: np.ndarray, straighten: bool = True) -> tuple[list[DieBlob], np.ndarray]:
-        """The dice of a rectified tray (straightened first unless it already is, see ``straighten_tray``:
-        the blobs' centres are in its pixels) and their faces' features."""
-        if straighten:
-            tray = straighten_tray(tray)
-        blobs = segment_dice(tray)
-        features = [face_features(face_crop(tray, blob)) for blob in blobs]
-        stacked = np.array(features, np.float32) if features else np.zeros((0, 0), np.float32)
-        return blobs, stacked
+    def read_plane(self, frame: np.ndarray, plane: LocatedPlane) -> tuple[DieReading, ...]:
+        """The dice of the tray ``plane`` locates in ``frame``: the floor rectified with SURROUND_MM more on
+        every side, where a die by the wall may show its top (``top_beyond_floor``)."""
+        surround, margin = self.rectify_surround(frame, plane)
+        return self._read(surround[margin:-margin, margin:-margin], surround, margin)
+
+    def rectify_surround(self, frame: np.ndarray, plane: LocatedPlane) -> tuple[np.ndarray, int]:
+        """(the tray floor and SURROUND_MM beyond it on every side, rectified and straightened (see
+        ``tray_correction``), the margin in its pixels)."""
+        w, h = TRAY_LAYOUT.width_mm, TRAY_LAYOUT.height_mm
+        margin = round(SURROUND_MM * PX_PER_MM)
+        region = (-SURROUND_MM, -SURROUND_MM, w + 2 * SURROUND_MM, h + 2 * SURROUND_MM)
+        surround = plane.rectify(frame, PX_PER_MM, region)
+        correction = tray_correction(surround[margin:-margin, margin:-margin])
+        if correction is not None:
+            shift = np.array([[1.0, 0.0, margin], [0.0, 1.0, margin], [0.0, 0.0, 1.0]])
+            surround = cv2.warpPerspective(surround, shift @ correction @ np.linalg.inv(shift),
+                                           (surround.shape[1], surround.shape[0]), flags=cv2.INTER_LINEAR)
+        return surround, margin
 
     def read_tray(self, tray: np.ndarray) -> tuple[DieReading, ...]:
+        """The dice of a rectified tray floor on its own (``rectify``): a top beyond it is not seen."""
         tray = straighten_tray(tray)
-        blobs, features = self.faces_and_features(tray, straighten=False)
+        return self._read(tray, tray, 0)
+
+    def surround_faces(self, floor: np.ndarray, surround: np.ndarray, margin: int) -> tuple[list[DieBlob], list[DieBlob], np.ndarray]:
+        """(the dice found on ``floor``, the same with their centres in ``surround``'s pixels, their faces'
+        features, cropped from ``surround``: a top beyond the floor is seen whole)."""
+        blobs = segment_dice(floor)
+        if margin and blobs:
+            level = white_level(darkest_channel(floor))
+            blobs = [blob if _wholly_inside(floor.shape, blob) else top_beyond_floor(surround, margin, blob, level)
+                     for blob in blobs]
+        seen_in = [DieBlob((b.centre[0] + margin, b.centre[1] + margin), b.angle_deg, b.area_units) for b in blobs]
+        features = [face_features(face_crop(surround, b)) for b in seen_in]
+        return blobs, seen_in, np.array(features, np.float32) if features else np.zeros((0, 0), np.float32)
+
+    def _read(self, floor: np.ndarray, surround: np.ndarray, margin: int) -> tuple[DieReading, ...]:
+        blobs, seen_in, features = self.surround_faces(floor, surround, margin)
         if not blobs:
             return ()
         proba = self.classifier.predict_proba(features)
         readings = []
-        for blob, p in zip(blobs, proba, strict=True):
+        for blob, p, seen in zip(blobs, proba, seen_in, strict=True):
             best = int(np.argmax(p))
             confidence = float(p[best])
             # A blob that is not one die's worth of white (a die in the air, a hand) is doubtful.
@@ -449,17 +522,19 @@ class DiceReader:
                 confidence *= 0.5
             # A top face partly beyond the floor's edge (a die by the wall, the camera leaning in from the
             # far side) is read from what is left of its symbol: doubtful.
-            if face_seen_fraction(tray, blob) < FACE_SEEN_AT_LEAST:
+            if face_seen_fraction(surround, seen) < FACE_SEEN_AT_LEAST:
                 confidence *= 0.5
             centre_mm = (blob.centre[0] / PX_PER_MM, blob.centre[1] / PX_PER_MM)
             readings.append(DieReading(self.classifier.classes[best], confidence, centre_mm))
         return tuple(readings)
 
     def read(self, frame: np.ndarray, markers: dict[int, np.ndarray] | None = None) -> tuple[DieReading, ...] | None:
-        tray = self.rectify(frame, markers)
-        if tray is None:
+        if markers is None:
+            markers = detect_markers(frame, (TRAY_LAYOUT,))
+        plane = locate_tray(markers)
+        if plane is None:
             return None
-        return self.read_tray(tray)
+        return self.read_plane(frame, plane)
 
 
 __all__ = ["DIE_FACES", "DiceClassifier", "DiceReader", "DieBlob", "face_crop", "locate_tray", "segment_dice"]

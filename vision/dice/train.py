@@ -1,8 +1,8 @@
 """Train the dice face classifier on synthetic trays: ``python -m vision.dice.train``.
 
-Every training face goes through the same path as a real frame (markers -> rectified tray -> split ->
-face crop -> features), so the classifier learns what the reader really sees. The network is tiny
-(features -> 48 ReLU -> 6) and trained with plain NumPy (Adam, full batch); the weights are written to
+Every training face goes through the same path as a real frame (markers -> the tray and its surround
+rectified -> split -> face crop -> features), so the classifier learns what the reader really sees.
+The network is tiny (features -> 48 ReLU -> 6) and trained with plain NumPy (Adam, full batch); the weights are written to
 ``vision/dice/dice_weights.npz``. Deterministic for a given ``--seed``.
 """
 
@@ -15,7 +15,7 @@ from pathlib import Path
 import numpy as np
 
 from vision.dice.geometry import TRAY_LAYOUT
-from vision.dice.reader import PX_PER_MM, DiceReader, weights_path
+from vision.dice.reader import PX_PER_MM, DiceReader, locate_tray, weights_path
 from vision.marker_plane import detect_markers
 from vision.observation import DIE_FACES
 from vision.synth.dice import tray_scene
@@ -38,12 +38,13 @@ def labelled_features(n_scenes: int, seed: int) -> tuple[np.ndarray, np.ndarray,
         frame, dice, _ = tray_scene(rng)
         stats["scenes"] += 1
         stats["dice"] += len(dice)
-        tray = reader.rectify(frame, detect_markers(frame, (TRAY_LAYOUT,)))
-        if tray is None:
+        plane = locate_tray(detect_markers(frame, (TRAY_LAYOUT,)))
+        if plane is None:
             stats["no_tray"] += 1
             stats["missed"] += len(dice)
             continue
-        blobs, features = reader.faces_and_features(tray)
+        surround, margin = reader.rectify_surround(frame, plane)
+        blobs, _, features = reader.surround_faces(surround[margin:-margin, margin:-margin], surround, margin)
         tops = np.array([d.top_mm for d in dice])
         used: set[int] = set()
         for blob, feat in zip(blobs, features, strict=True):

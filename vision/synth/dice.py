@@ -296,15 +296,67 @@ def render_tray(
     Returns (BGR uint8 image of TRAY_W_MM x TRAY_H_MM at ``px_per_mm``, the dice placed). ``rolling``
     extra dice are drawn mid-air (not in the returned list: they are not lying in the tray).
     """
+    canvas, dice = _paint_tray(faces, rng, px_per_mm, touching, lean_mm, rolling, light, 0.0, 0.0)
+    return np.clip(canvas * 255, 0, 255).astype(np.uint8), dice
+
+
+# Synthetic trays are drawn this far beyond their floor (``render_tray_over``): under a camera 60-90 cm up a
+# die by the wall near the frame's edge leans out by up to 20 mm, its top's far edge up to 15 mm beyond.
+TRAY_SURROUND_MM = 20.0
+
+
+def render_tray_over(
+    faces: list[str],
+    rng: np.random.Generator,
+    px_per_mm: float,
+    surround_mm: float,
+    *,
+    touching: bool = False,
+    lean_mm: tuple[float, float] | None = None,
+    light: float | None = None,
+) -> tuple[np.ndarray, np.ndarray, list[PlacedDie]]:
+    """``render_tray`` with ``surround_mm`` more on every side, where a die by the wall, leaning out as
+    the camera sees it, shows its top over the wall: (BGR uint8, alpha uint8 (the floor, and what the
+    dice and their shadows cover beyond it), the dice placed (floor millimetres)). The same picture of
+    the floor as ``render_tray`` from the same ``rng``, which it leaves as ``render_tray`` would.
+
+    Painted twice, over black and over white, from the same random state: where the two differ is
+    what shows through beyond the floor, which gives the alpha (soft edges and shadows included).
+    """
+    state = rng.bit_generator.state
+    over_black, dice = _paint_tray(faces, rng, px_per_mm, touching, lean_mm, 0, light, surround_mm, 0.0)
+    rng.bit_generator.state = state
+    over_white, _ = _paint_tray(faces, rng, px_per_mm, touching, lean_mm, 0, light, surround_mm, 1.0)
+    alpha = np.clip(1.0 - (over_white - over_black).mean(axis=2), 0.0, 1.0)
+    colour = over_black / np.maximum(alpha, 1e-3)[:, :, None]
+    return (np.clip(colour * 255, 0, 255).astype(np.uint8), np.round(alpha * 255).astype(np.uint8), dice)
+
+
+def _paint_tray(
+    faces: list[str],
+    rng: np.random.Generator,
+    px_per_mm: float,
+    touching: bool,
+    lean_mm: tuple[float, float] | None,
+    rolling: int,
+    light: float | None,
+    surround_mm: float,
+    outside: float,
+) -> tuple[np.ndarray, list[PlacedDie]]:
+    """The float canvas (0..1) of ``render_tray``, ``surround_mm`` larger on every side, painted ``outside``
+    beyond the floor; the dice placed in floor millimetres."""
     w, h = round(TRAY_W_MM * px_per_mm), round(TRAY_H_MM * px_per_mm)
+    m = round(surround_mm * px_per_mm)
+    shift = m / px_per_mm  # floor millimetres -> canvas millimetres
+    canvas = np.full((h + 2 * m, w + 2 * m, 3), outside, np.float32)
+    inner = canvas[m:m + h, m:m + w]
     floor = np.array(FLOOR_COLOURS[int(rng.integers(len(FLOOR_COLOURS)))], np.float32)
     floor = np.clip(floor * rng.uniform(0.8, 1.25, 3), 0, 1)
-    canvas = np.empty((h, w, 3), np.float32)
-    canvas[:] = floor
+    inner[:] = floor
     # Felt / wood texture.
     noise = rng.normal(0, 0.03, (h // 4 + 1, w // 4 + 1)).astype(np.float32)
-    canvas *= 1 + cv2.resize(noise, (w, h))[:, :, None]
-    draw_markers(canvas, TRAY_LAYOUT.marker_origins, TRAY_LAYOUT.marker_side_mm, px_per_mm, margin_mm=3.5)
+    inner *= 1 + cv2.resize(noise, (w, h))[:, :, None]
+    draw_markers(inner, TRAY_LAYOUT.marker_origins, TRAY_LAYOUT.marker_side_mm, px_per_mm, margin_mm=3.5)
     if lean_mm is None:
         lean_mm = tuple(rng.uniform(-0.45, 0.45, 2) * DIE_MM)  # type: ignore[assignment]
     if light is None:
@@ -315,15 +367,16 @@ def render_tray(
     # shadow or sides never cover them (the camera sees the tops over the sides of touching dice).
     tops: list[tuple[np.ndarray, np.ndarray, tuple[float, float]]] = []
     for die in dice:
-        draw_die(canvas, die, px_per_mm, rng, lean_mm=lean_mm, light=light, tops_later=tops)
+        on_canvas = PlacedDie(die.face, (die.centre_mm[0] + shift, die.centre_mm[1] + shift), die.angle_deg, die.lean_mm)
+        draw_die(canvas, on_canvas, px_per_mm, rng, lean_mm=lean_mm, light=light, tops_later=tops)
     for patch, alpha, centre in tops:
         _paste(canvas, patch, alpha, centre)
     for _ in range(rolling):
         face = DIE_FACES[int(rng.integers(len(DIE_FACES)))]
-        centre = (float(rng.uniform(20, TRAY_W_MM - 20)), float(rng.uniform(20, TRAY_H_MM - 20)))
+        centre = (float(rng.uniform(20, TRAY_W_MM - 20)) + shift, float(rng.uniform(20, TRAY_H_MM - 20)) + shift)
         airborne = PlacedDie(face, centre, float(rng.uniform(0, 90)))
         draw_die(canvas, airborne, px_per_mm, rng, lean_mm=(lean_mm[0] * 3, lean_mm[1] * 3), light=light, rolling=True)
-    return np.clip(canvas * 255, 0, 255).astype(np.uint8), dice
+    return canvas, dice
 
 
 def draw_markers(
@@ -443,14 +496,16 @@ def tray_scene(
     if touching is None:
         touching = bool(rng.random() < 0.4)
     render_scale = 4.0
-    tray, dice = render_tray(faces, rng, render_scale, touching=touching)
+    tray, alpha, dice = render_tray_over(faces, rng, render_scale, TRAY_SURROUND_MM, touching=touching)
     scale = camera_px_per_mm(rng) if px_per_mm is None else px_per_mm
     to_frame = random_view(TRAY_W_MM, TRAY_H_MM, rng, canvas_size, scale)
-    table = np.array(rng.uniform(60, 200, 3), np.uint8)
-    frame = np.empty((canvas_size[1], canvas_size[0], 3), np.uint8)
-    frame[:] = table
-    warp = to_frame @ np.diag([1 / render_scale, 1 / render_scale, 1.0])
-    cv2.warpPerspective(tray, warp, canvas_size, dst=frame, flags=cv2.INTER_AREA, borderMode=cv2.BORDER_TRANSPARENT)
+    table = np.array(rng.uniform(60, 200, 3), np.float32)
+    margin = round(TRAY_SURROUND_MM * render_scale)
+    warp = to_frame @ np.diag([1 / render_scale, 1 / render_scale, 1.0]) @ np.array(
+        [[1.0, 0.0, -margin], [0.0, 1.0, -margin], [0.0, 0.0, 1.0]])
+    seen = cv2.warpPerspective(tray, warp, canvas_size, flags=cv2.INTER_AREA).astype(np.float32)
+    cover = cv2.warpPerspective(alpha, warp, canvas_size, flags=cv2.INTER_LINEAR).astype(np.float32)[:, :, None] / 255
+    frame = np.clip(table * (1 - cover) + seen * cover + 0.5, 0, 255).astype(np.uint8)
     if effects:
         frame = camera_effects(frame, rng)
     return frame, dice, to_frame

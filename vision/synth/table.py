@@ -21,7 +21,7 @@ from vision.kit import CELL_MM
 from vision.observation import DIE_FACES, BoardReading, DieReading, Observation
 from vision.pirates.geometry import PLANE_H_MM as TRACK_H_MM
 from vision.pirates.geometry import PLANE_W_MM as TRACK_W_MM
-from vision.synth.dice import PlacedDie, draw_die, render_tray
+from vision.synth.dice import TRAY_SURROUND_MM, PlacedDie, draw_die, render_tray_over
 from vision.synth.pirates import BOARD_MARGIN_MM, render_track_on_board
 
 FRAME_SIZE = (1920, 1080)
@@ -208,7 +208,8 @@ class _Scene:
     truth: Observation
     camera: _Camera
     items: list[_Item]
-    tray_canvas: np.ndarray  # float, tray without dice in the air (for rolling dice)
+    tray_canvas: np.ndarray  # the tray and its surround without dice in the air (for rolling dice)
+    tray_alpha: np.ndarray  # what of tray_canvas covers the table (``render_tray_over``)
     lean_mm: tuple[float, float]
     light_gain: np.ndarray  # (H, W) float32, applied to everything
     lighting: dict[str, object]
@@ -282,10 +283,11 @@ def _scene(spec: TableSpec) -> _Scene:
     away_tray = np.array([math.cos(a) * away[0] + math.sin(a) * away[1], -math.sin(a) * away[0] + math.cos(a) * away[1]])
     lean = tuple(float(v) for v in away_tray * DIE_MM / camera.height_mm)
     tray_rng = np.random.default_rng(spec.seed + 1)
-    tray_image, dice = render_tray(list(spec.dice), tray_rng, _TRAY_PX_PER_MM, touching=spec.touching_dice, lean_mm=lean)
+    tray_image, tray_alpha, dice = render_tray_over(list(spec.dice), tray_rng, _TRAY_PX_PER_MM, TRAY_SURROUND_MM,
+                                                    touching=spec.touching_dice, lean_mm=lean)
     to_frame = camera.table_to_frame @ tray_item.item_to_table(_TRAY_PX_PER_MM)
-    _drop_shadow(frame, to_frame, tray_image.shape[1], tray_image.shape[0], rng)
-    _warp_into(frame, tray_image, to_frame)
+    _drop_shadow(frame, to_frame, round(TRAY_W_MM * _TRAY_PX_PER_MM), round(TRAY_H_MM * _TRAY_PX_PER_MM), rng)
+    _warp_into(frame, tray_image, to_frame @ _tray_surround_shift(), tray_alpha)
     track_image = render_track_on_board(len(spec.cities) if 2 <= len(spec.cities) <= 5 else 4, spec.pirate_boxes, rng, _TRACK_PX_PER_MM)
     to_frame = camera.table_to_frame @ track_item.item_to_table(_TRACK_PX_PER_MM)
     _warp_into(frame, track_image, to_frame)
@@ -297,7 +299,14 @@ def _scene(spec: TableSpec) -> _Scene:
         pirate_boxes=spec.pirate_boxes,
         extra={"tilt_deg": None, "lighting": {k: v for k, v in lighting.items() if k != "glare_map"}},
     )
-    return _Scene(np.clip(lit, 0, 255).astype(np.uint8), truth, camera, items, tray_image, lean, gain, lighting)
+    return _Scene(np.clip(lit, 0, 255).astype(np.uint8), truth, camera, items, tray_image, tray_alpha, lean, gain,
+                  lighting)
+
+
+def _tray_surround_shift() -> np.ndarray:
+    """Pixels of a ``render_tray_over`` picture -> pixels of the tray floor's own picture."""
+    margin = round(TRAY_SURROUND_MM * _TRAY_PX_PER_MM)
+    return np.array([[1.0, 0.0, -margin], [0.0, 1.0, -margin], [0.0, 0.0, 1.0]])
 
 
 def _drop_shadow(frame: np.ndarray, to_frame: np.ndarray, w: int, h: int, rng: np.random.Generator) -> None:
@@ -386,10 +395,10 @@ def render_table(spec: TableSpec, rng: np.random.Generator) -> tuple[np.ndarray,
         canvas = scene.tray_canvas.astype(np.float32) / 255.0
         centre = (float(rng.uniform(30, TRAY_W_MM - 30)), float(rng.uniform(30, TRAY_H_MM - 30)))
         face = DIE_FACES[int(rng.integers(len(DIE_FACES)))]
-        airborne = PlacedDie(face, centre, float(rng.uniform(0, 90)))
+        airborne = PlacedDie(face, (centre[0] + TRAY_SURROUND_MM, centre[1] + TRAY_SURROUND_MM), float(rng.uniform(0, 90)))
         draw_die(canvas, airborne, _TRAY_PX_PER_MM, rng, lean_mm=(scene.lean_mm[0] * 4, scene.lean_mm[1] * 4), rolling=True)
         tray_image = np.clip(canvas * 255, 0, 255).astype(np.uint8)
-        to_frame = scene.camera.table_to_frame @ tray_item.item_to_table(_TRAY_PX_PER_MM)
+        to_frame = scene.camera.table_to_frame @ tray_item.item_to_table(_TRAY_PX_PER_MM) @ _tray_surround_shift()
         th, tw = tray_image.shape[:2]
         outline = cv2.perspectiveTransform(np.array([[[0, 0], [tw, 0], [tw, th], [0, th]]], np.float64), to_frame)[0]
         x0, y0 = np.maximum(np.floor(outline.min(axis=0)).astype(int) - 2, 0)
@@ -397,7 +406,7 @@ def render_table(spec: TableSpec, rng: np.random.Generator) -> tuple[np.ndarray,
         region = frame[y0:y1, x0:x1]
         redrawn = region.copy()
         shift = np.array([[1, 0, -x0], [0, 1, -y0], [0, 0, 1]], np.float64) @ to_frame
-        _warp_into(redrawn, tray_image, shift)
+        _warp_into(redrawn, tray_image, shift, scene.tray_alpha)
         # Relight only the tray (the cached frame is lit already).
         changed = np.any(np.abs(redrawn - region) > 0.5, axis=2)
         region[changed] = (redrawn * scene.light_gain[y0:y1, x0:x1, None])[changed]
