@@ -5,9 +5,10 @@
 writes the shipped weights: 10,000 training boards in four parts (seeds 1-4), 200 validation boards
 (seed 10000), 14 epochs, channels 12-24-32, two PyTorch threads (validation cells misread: 0.38 %).
 Twice the boards of the 5,000 (28 epochs) before, in the same number of steps; on 200 generated tables
-(bench_frame's) under the camera at 75 cm cells misread 0.061 % instead of 0.094 % (not flagged
-uncertain: 0.022 % instead of 0.040 %), boards read without error 97.6 % instead of 96.4 %; at 60 cm
-0.018 % instead of 0.036 %, at 90 cm 0.27 % instead of 0.35 %.
+(bench_frame's) under the camera at 75 cm cells misread 0.054 % instead of 0.094 % (not flagged
+uncertain: 0.018 % instead of 0.040 %), boards read without error 97.8 % instead of 96.4 %; at 60 cm
+0.018 % instead of 0.036 %, at 90 cm 0.32 % instead of 0.35 %; bench_cells 0.220 % instead of 0.256 %
+(all with ../shared/reference-art, which the generator draws on when it is there).
 
 PyTorch is a training-time tool only (``pip install torch==2.13.0``, CPU build): the weights are
 exported to a plain .npz and ``vision.cells.cnn`` runs them with NumPy. Synthetic boards only, plus scikit-learn's
