@@ -3,9 +3,9 @@
 Prints: median full read of a 1920x1080 frame (4 boards, tray, track), median unchanged-scene read,
 the reader's peak RSS (in a process of its own), dice accuracy (held-out synthetic trays), pirate exact
 rate, the no-change check (frames of hands, motion blur and rolling dice over an unchanged table must
-commit nothing) and the cell accuracy
-on whole generated held-out tables (``--cell-tables``, 2-5 boards each). Tables are seen by hardware.md's
-reference camera at its recommended 75 cm (``--camera-cm``); the cell figure also at 60 and 90 cm.
+commit nothing) and the cell accuracy on whole generated held-out tables (``--cell-tables``, 2-5 boards
+each). Tables are seen by hardware.md's reference camera at its recommended 75 cm (``--camera-cm``); the
+cell figure also at 60 and 90 cm.
 """
 
 from __future__ import annotations

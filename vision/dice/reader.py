@@ -385,22 +385,6 @@ def _wholly_inside(shape: tuple[int, ...], blob: DieBlob) -> bool:
     return _EDGE_PX + reach <= x < width - _EDGE_PX - reach and _EDGE_PX + reach <= y < height - _EDGE_PX - reach
 
 
-def _unseen(shape: tuple[int, ...], matrix: np.ndarray) -> np.ndarray:
-    """Mask of the crop's pixels that lie beyond an image of ``shape`` (``matrix``: image -> crop)."""
-    seen = cv2.warpAffine(np.full(shape[:2], 255, np.uint8), matrix, (CROP_PX, CROP_PX), flags=cv2.INTER_LINEAR)
-    return seen < 255
-
-
-def face_seen_fraction(tray: np.ndarray, blob: DieBlob) -> float:
-    """How much of the die's top face lies on the rectified floor (the rest is beyond its edge, see
-    ``face_crop``)."""
-    if _wholly_inside(tray.shape, blob):
-        return 1.0
-    matrix = _crop_matrix(blob)
-    matrix[:, 2] += matrix[:, :2] @ np.array([_EDGE_PX, _EDGE_PX], np.float64)
-    return 1.0 - float(_unseen((tray.shape[0] - 2 * _EDGE_PX, tray.shape[1] - 2 * _EDGE_PX), matrix).mean())
-
-
 def top_beyond_floor(surround: np.ndarray, margin: int, blob: DieBlob, level: float) -> DieBlob:
     """``blob`` (floor pixels) with its top face found again in ``surround`` (the floor and ``margin``
     pixels beyond it on every side): a die by the wall leans out over the floor's edge, and on the floor
@@ -435,7 +419,12 @@ def top_beyond_floor(surround: np.ndarray, margin: int, blob: DieBlob, level: fl
 
 
 def face_crop(tray: np.ndarray, blob: DieBlob) -> np.ndarray:
-    """The top face, axis-aligned, CROP_PX square (the symbol's own turn is left to the features).
+    """The top face, axis-aligned, CROP_PX square (the symbol's own turn is left to the features)."""
+    return seen_face_crop(tray, blob)[0]
+
+
+def seen_face_crop(tray: np.ndarray, blob: DieBlob) -> tuple[np.ndarray, float]:
+    """``face_crop``, and how much of the top face lies on ``tray``.
 
     A die by the tray's wall, seen leaning outwards, shows its top partly beyond the floor's edge
     (and the rectified floor's outermost pixels blend in what lies beyond it): the crop is white
@@ -443,18 +432,20 @@ def face_crop(tray: np.ndarray, blob: DieBlob) -> np.ndarray:
     """
     matrix = _crop_matrix(blob)
     if _wholly_inside(tray.shape, blob):
-        return cv2.warpAffine(tray, matrix, (CROP_PX, CROP_PX), flags=cv2.INTER_LINEAR)
+        return cv2.warpAffine(tray, matrix, (CROP_PX, CROP_PX), flags=cv2.INTER_LINEAR), 1.0
     inside = tray[_EDGE_PX:-_EDGE_PX, _EDGE_PX:-_EDGE_PX]
     matrix[:, 2] += matrix[:, :2] @ np.array([_EDGE_PX, _EDGE_PX], np.float64)
     crop = cv2.warpAffine(inside, matrix, (CROP_PX, CROP_PX), flags=cv2.INTER_LINEAR)
-    unseen = _unseen(inside.shape, matrix)
+    seen = cv2.warpAffine(np.full(inside.shape[:2], 255, np.uint8), matrix, (CROP_PX, CROP_PX), flags=cv2.INTER_LINEAR)
+    unseen = seen < 255
+    seen_fraction = 1.0 - float(unseen.mean())
     if unseen.all():
-        return crop
+        return crop, seen_fraction
     if unseen.any():
         darkest = crop.min(axis=2)
         bright = ~unseen & (darkest >= np.percentile(darkest[~unseen], 90))
         crop[unseen] = crop[bright].mean(axis=0).astype(np.uint8)
-    return crop
+    return crop, seen_fraction
 
 
 class DiceReader:
@@ -463,13 +454,14 @@ class DiceReader:
     def __init__(self, classifier: DiceClassifier | None = None) -> None:
         self.classifier = classifier or DiceClassifier()
 
+    @staticmethod
+    def locate(frame: np.ndarray, markers: dict[int, np.ndarray] | None = None) -> LocatedPlane | None:
+        """The tray in ``frame``, from ``markers`` or from its markers looked for as the pipeline does."""
+        return locate_tray(detect_markers(frame, (TRAY_LAYOUT,)) if markers is None else markers)
+
     def rectify(self, frame: np.ndarray, markers: dict[int, np.ndarray] | None = None) -> np.ndarray | None:
-        if markers is None:
-            markers = detect_markers(frame, (TRAY_LAYOUT,))
-        plane = locate_tray(markers)
-        if plane is None:
-            return None
-        return plane.rectify(frame, PX_PER_MM)
+        plane = self.locate(frame, markers)
+        return None if plane is None else plane.rectify(frame, PX_PER_MM)
 
     def read_plane(self, frame: np.ndarray, plane: LocatedPlane) -> tuple[DieReading, ...]:
         """The dice of the tray ``plane`` locates in ``frame``: the floor rectified with SURROUND_MM more on
@@ -496,25 +488,27 @@ class DiceReader:
         tray = straighten_tray(tray)
         return self._read(tray, tray, 0)
 
-    def surround_faces(self, floor: np.ndarray, surround: np.ndarray, margin: int) -> tuple[list[DieBlob], list[DieBlob], np.ndarray]:
-        """(the dice found on ``floor``, the same with their centres in ``surround``'s pixels, their faces'
+    def surround_faces(self, floor: np.ndarray, surround: np.ndarray, margin: int) -> tuple[list[DieBlob], list[float], np.ndarray]:
+        """(the dice found on ``floor``, how much of each top face lies in ``surround``, their faces'
         features, cropped from ``surround``: a top beyond the floor is seen whole)."""
         blobs = segment_dice(floor)
         if margin and blobs:
             level = white_level(darkest_channel(floor))
             blobs = [blob if _wholly_inside(floor.shape, blob) else top_beyond_floor(surround, margin, blob, level)
                      for blob in blobs]
-        seen_in = [DieBlob((b.centre[0] + margin, b.centre[1] + margin), b.angle_deg, b.area_units) for b in blobs]
-        features = [face_features(face_crop(surround, b)) for b in seen_in]
-        return blobs, seen_in, np.array(features, np.float32) if features else np.zeros((0, 0), np.float32)
+        crops = [seen_face_crop(surround, DieBlob((b.centre[0] + margin, b.centre[1] + margin), b.angle_deg,
+                                                  b.area_units)) for b in blobs]
+        features = [face_features(crop) for crop, _ in crops]
+        seen = [fraction for _, fraction in crops]
+        return blobs, seen, np.array(features, np.float32) if features else np.zeros((0, 0), np.float32)
 
     def _read(self, floor: np.ndarray, surround: np.ndarray, margin: int) -> tuple[DieReading, ...]:
-        blobs, seen_in, features = self.surround_faces(floor, surround, margin)
+        blobs, seen_fractions, features = self.surround_faces(floor, surround, margin)
         if not blobs:
             return ()
         proba = self.classifier.predict_proba(features)
         readings = []
-        for blob, p, seen in zip(blobs, proba, seen_in, strict=True):
+        for blob, p, seen in zip(blobs, proba, seen_fractions, strict=True):
             best = int(np.argmax(p))
             confidence = float(p[best])
             # A blob that is not one die's worth of white (a die in the air, a hand) is doubtful.
@@ -522,19 +516,15 @@ class DiceReader:
                 confidence *= 0.5
             # A top face partly beyond the floor's edge (a die by the wall, the camera leaning in from the
             # far side) is read from what is left of its symbol: doubtful.
-            if face_seen_fraction(surround, seen) < FACE_SEEN_AT_LEAST:
+            if seen < FACE_SEEN_AT_LEAST:
                 confidence *= 0.5
             centre_mm = (blob.centre[0] / PX_PER_MM, blob.centre[1] / PX_PER_MM)
             readings.append(DieReading(self.classifier.classes[best], confidence, centre_mm))
         return tuple(readings)
 
     def read(self, frame: np.ndarray, markers: dict[int, np.ndarray] | None = None) -> tuple[DieReading, ...] | None:
-        if markers is None:
-            markers = detect_markers(frame, (TRAY_LAYOUT,))
-        plane = locate_tray(markers)
-        if plane is None:
-            return None
-        return self.read_plane(frame, plane)
+        plane = self.locate(frame, markers)
+        return None if plane is None else self.read_plane(frame, plane)
 
 
 __all__ = ["DIE_FACES", "DiceClassifier", "DiceReader", "DieBlob", "face_crop", "locate_tray", "segment_dice"]

@@ -14,9 +14,7 @@ from pathlib import Path
 
 import numpy as np
 
-from vision.dice.geometry import TRAY_LAYOUT
-from vision.dice.reader import PX_PER_MM, DiceReader, locate_tray, weights_path
-from vision.marker_plane import detect_markers
+from vision.dice.reader import PX_PER_MM, DiceReader, weights_path
 from vision.observation import DIE_FACES
 from vision.synth.dice import tray_scene
 
@@ -38,7 +36,7 @@ def labelled_features(n_scenes: int, seed: int) -> tuple[np.ndarray, np.ndarray,
         frame, dice, _ = tray_scene(rng)
         stats["scenes"] += 1
         stats["dice"] += len(dice)
-        plane = locate_tray(detect_markers(frame, (TRAY_LAYOUT,)))
+        plane = reader.locate(frame)
         if plane is None:
             stats["no_tray"] += 1
             stats["missed"] += len(dice)

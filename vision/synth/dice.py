@@ -332,6 +332,12 @@ def render_tray_over(
     return (np.clip(colour * 255, 0, 255).astype(np.uint8), np.round(alpha * 255).astype(np.uint8), dice)
 
 
+def tray_over_to_floor(px_per_mm: float) -> np.ndarray:
+    """Homography: pixels of a ``render_tray_over`` picture at ``px_per_mm`` -> pixels of the floor's own."""
+    margin = round(TRAY_SURROUND_MM * px_per_mm)
+    return np.array([[1.0, 0.0, -margin], [0.0, 1.0, -margin], [0.0, 0.0, 1.0]])
+
+
 def _paint_tray(
     faces: list[str],
     rng: np.random.Generator,
@@ -500,9 +506,7 @@ def tray_scene(
     scale = camera_px_per_mm(rng) if px_per_mm is None else px_per_mm
     to_frame = random_view(TRAY_W_MM, TRAY_H_MM, rng, canvas_size, scale)
     table = np.array(rng.uniform(60, 200, 3), np.float32)
-    margin = round(TRAY_SURROUND_MM * render_scale)
-    warp = to_frame @ np.diag([1 / render_scale, 1 / render_scale, 1.0]) @ np.array(
-        [[1.0, 0.0, -margin], [0.0, 1.0, -margin], [0.0, 0.0, 1.0]])
+    warp = to_frame @ np.diag([1 / render_scale, 1 / render_scale, 1.0]) @ tray_over_to_floor(render_scale)
     seen = cv2.warpPerspective(tray, warp, canvas_size, flags=cv2.INTER_AREA).astype(np.float32)
     cover = cv2.warpPerspective(alpha, warp, canvas_size, flags=cv2.INTER_LINEAR).astype(np.float32)[:, :, None] / 255
     frame = np.clip(table * (1 - cover) + seen * cover + 0.5, 0, 255).astype(np.uint8)

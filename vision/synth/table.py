@@ -21,7 +21,7 @@ from vision.kit import CELL_MM
 from vision.observation import DIE_FACES, BoardReading, DieReading, Observation
 from vision.pirates.geometry import PLANE_H_MM as TRACK_H_MM
 from vision.pirates.geometry import PLANE_W_MM as TRACK_W_MM
-from vision.synth.dice import TRAY_SURROUND_MM, PlacedDie, draw_die, render_tray_over
+from vision.synth.dice import TRAY_SURROUND_MM, PlacedDie, draw_die, render_tray_over, tray_over_to_floor
 from vision.synth.pirates import BOARD_MARGIN_MM, render_track_on_board
 
 FRAME_SIZE = (1920, 1080)
@@ -287,7 +287,7 @@ def _scene(spec: TableSpec) -> _Scene:
                                                     touching=spec.touching_dice, lean_mm=lean)
     to_frame = camera.table_to_frame @ tray_item.item_to_table(_TRAY_PX_PER_MM)
     _drop_shadow(frame, to_frame, round(TRAY_W_MM * _TRAY_PX_PER_MM), round(TRAY_H_MM * _TRAY_PX_PER_MM), rng)
-    _warp_into(frame, tray_image, to_frame @ _tray_surround_shift(), tray_alpha)
+    _warp_into(frame, tray_image, to_frame @ tray_over_to_floor(_TRAY_PX_PER_MM), tray_alpha)
     track_image = render_track_on_board(len(spec.cities) if 2 <= len(spec.cities) <= 5 else 4, spec.pirate_boxes, rng, _TRACK_PX_PER_MM)
     to_frame = camera.table_to_frame @ track_item.item_to_table(_TRACK_PX_PER_MM)
     _warp_into(frame, track_image, to_frame)
@@ -301,12 +301,6 @@ def _scene(spec: TableSpec) -> _Scene:
     )
     return _Scene(np.clip(lit, 0, 255).astype(np.uint8), truth, camera, items, tray_image, tray_alpha, lean, gain,
                   lighting)
-
-
-def _tray_surround_shift() -> np.ndarray:
-    """Pixels of a ``render_tray_over`` picture -> pixels of the tray floor's own picture."""
-    margin = round(TRAY_SURROUND_MM * _TRAY_PX_PER_MM)
-    return np.array([[1.0, 0.0, -margin], [0.0, 1.0, -margin], [0.0, 0.0, 1.0]])
 
 
 def _drop_shadow(frame: np.ndarray, to_frame: np.ndarray, w: int, h: int, rng: np.random.Generator) -> None:
@@ -398,7 +392,7 @@ def render_table(spec: TableSpec, rng: np.random.Generator) -> tuple[np.ndarray,
         airborne = PlacedDie(face, (centre[0] + TRAY_SURROUND_MM, centre[1] + TRAY_SURROUND_MM), float(rng.uniform(0, 90)))
         draw_die(canvas, airborne, _TRAY_PX_PER_MM, rng, lean_mm=(scene.lean_mm[0] * 4, scene.lean_mm[1] * 4), rolling=True)
         tray_image = np.clip(canvas * 255, 0, 255).astype(np.uint8)
-        to_frame = scene.camera.table_to_frame @ tray_item.item_to_table(_TRAY_PX_PER_MM) @ _tray_surround_shift()
+        to_frame = scene.camera.table_to_frame @ tray_item.item_to_table(_TRAY_PX_PER_MM) @ tray_over_to_floor(_TRAY_PX_PER_MM)
         th, tw = tray_image.shape[:2]
         outline = cv2.perspectiveTransform(np.array([[[0, 0], [tw, 0], [tw, th], [0, th]]], np.float64), to_frame)[0]
         x0, y0 = np.maximum(np.floor(outline.min(axis=0)).astype(int) - 2, 0)
