@@ -24,6 +24,7 @@ from vision.board import find_boards
 from vision.board.dataset import photograph
 from vision.cells.evaluate import evaluate
 from vision.cells.reader import DEFAULT_MODEL_PATH, CellReader
+from vision.synth.art import art_summary
 from vision.synth.board import random_city, render_board
 
 # The camera's range in three (hardware.md: 24 px a cell at 90 cm, 29 px at the recommended 75 cm).
@@ -43,6 +44,7 @@ def main() -> None:
 
     reader = CellReader("en", model_path=args.model)
     print(f"model {args.model.name}")
+    print(art_summary())
     t0 = time.perf_counter()
     report = evaluate(reader, args.boards, args.seed, digit_boards=args.digit_boards)
     elapsed = time.perf_counter() - t0

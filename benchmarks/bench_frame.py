@@ -30,6 +30,7 @@ from vision.kit import CELL_MM  # noqa: E402
 from vision.pipeline import TableReader  # noqa: E402
 from vision.pirates.reader import PirateReader  # noqa: E402
 from vision.stability import StabilityFilter  # noqa: E402
+from vision.synth.art import art_summary  # noqa: E402
 from vision.synth.pirates import track_scene  # noqa: E402
 from vision.synth.table import TableSpec, px_per_mm_at, render_table  # noqa: E402
 
@@ -217,6 +218,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=424242)
     args = parser.parse_args(argv)
 
+    print(art_summary())
     camera = f"camera {args.camera_cm:g} cm up, {px_per_mm_at(args.camera_cm) * CELL_MM:.0f} px a cell"
     speed = bench_speed(args.tables, args.seed, args.camera_cm)
     print(f"full-frame read (1920x1080, 4 boards, tray, track; {camera}): median {speed['full_ms']:.1f} ms, "

@@ -18,7 +18,7 @@ import numpy as np
 from companion.layout import LAYOUT, SIZE, cell_index
 from vision.cells.labels import glyph_for_char
 from vision.marker_plane import marker_image
-from vision.synth.art import reference_art_dir
+from vision.synth.art import BOARD_ART, reference_art_dir
 from vision.synth.drawings import CellPen, Hand, draw_church_bitmap, draw_crate, draw_ghost, draw_symbol
 
 MARKER_FRACTION = 0.7  # marker side / cell side (table-kit.md)
@@ -42,7 +42,7 @@ class RenderedBoard:
 def _art(cell_px: int, use_art: bool = True) -> tuple[np.ndarray, np.ndarray]:
     """Board art (BGR, alpha) at 7 * cell_px, printed crates included. Cached: callers must copy."""
     side = SIZE * cell_px
-    path = reference_art_dir() / "city-board.png"
+    path = reference_art_dir() / BOARD_ART
     raw = cv2.imread(str(path), cv2.IMREAD_UNCHANGED) if use_art and path.is_file() else None
     if raw is not None and raw.ndim == 3 and raw.shape[2] == 4:
         raw = cv2.resize(raw, (side, side), interpolation=cv2.INTER_AREA)

@@ -16,7 +16,7 @@ import numpy as np
 from vision.dice.geometry import DIE_MM, STICKER_MM, TRAY_H_MM, TRAY_LAYOUT, TRAY_W_MM
 from vision.marker_plane import marker_image
 from vision.observation import DIE_FACES
-from vision.synth.art import reference_art_dir
+from vision.synth.art import DIE_ART, reference_art_dir
 
 ART_SIZE = 172
 
@@ -58,7 +58,7 @@ def face_art(face: str) -> np.ndarray:
     """The die face picture, BGRA, about 172 x 171, symbol centred."""
     if face not in DIE_FACES:
         raise ValueError(f"unknown die face {face!r}")
-    path = reference_art_dir() / f"die-{face}.png"
+    path = reference_art_dir() / DIE_ART.format(face=face)
     img = cv2.imread(str(path), cv2.IMREAD_UNCHANGED) if path.is_file() else None
     if img is None or img.ndim != 3 or img.shape[2] != 4:
         return _drawn_face(face)
