@@ -17,6 +17,11 @@ from vision.cells.model import MODEL_PATH, CellModel
 
 # The shipped model: the convolutional one when present (``vision.cells.train_cnn``), else the MLP.
 DEFAULT_MODEL_PATH = CNN_PATH if CNN_PATH.is_file() else MODEL_PATH
+# A second network, trained apart on other boards (``vision.cells.train_cnn``'s docstring has the command),
+# gives its opinion on the doubtful cells only. Two networks trained apart err on different cells, so
+# their average misreads fewer than either (figures in ``vision.cells.train_cnn``).
+SECOND_OPINION_PATH = CNN_PATH.with_name("cnn_second.npz")
+SHIPPED_SECOND_OPINION = SECOND_OPINION_PATH if SECOND_OPINION_PATH.is_file() else None
 
 RECT_SIDE = 7 * RECT_CELL_PX
 UNCERTAIN_BELOW = 0.8  # calibrated probability under which a cell is reported as uncertain
@@ -54,10 +59,13 @@ class CellReader:
     """Reads the 45 spaces of a rectified board (``vision.board``: A1 top-left, 7 x 7 cells).
 
     ``data_dir`` with a ``teach.npz`` (``vision.teach``) swaps in the model adapted to this table's hand.
+    ``second_opinion``: a second convolutional network (a ``train_cnn`` file) for the doubtful cells, or
+    None to read with ``model_path`` alone.
     """
 
     def __init__(self, language: str = "en", data_dir: str | Path | None = None,
-                 model_path: Path = DEFAULT_MODEL_PATH) -> None:
+                 model_path: Path = DEFAULT_MODEL_PATH,
+                 second_opinion: Path | None = SHIPPED_SECOND_OPINION) -> None:
         self.language = check_language(language)
         self.taught = False
         taught_path = Path(data_dir) / TEACH_FILE if data_dir is not None else None
@@ -75,6 +83,10 @@ class CellReader:
             if (taught is not None and taught.mean.shape == self.model.mean.shape
                     and taught_from in (None, model_fingerprint(model_path))):
                 self.model, self.taught = taught, True
+        # A taught reader listens to its taught head alone: the second network has never seen this hand.
+        self.second: tuple[ConvTrunk, CellModel] | None = None
+        if second_opinion is not None and not self.taught:
+            self.second = (ConvTrunk.load(second_opinion), CellModel.load(second_opinion))
         self.chars = [char_for_glyph(g, self.language) for g in GLYPH_CLASSES]
         # Letters this language does not use (a 'G' person in English) are never read.
         self.allowed = np.array([c is not None for c in self.chars])
@@ -106,9 +118,18 @@ class CellReader:
         if doubtful:
             # Every nudged crop of every doubtful cell in one batch through the network.
             wanted = [(shift, i) for shift in SECOND_LOOK_SHIFTS for i in doubtful]
-            looks = self.model.probabilities(self.crop_features(shifted_cell_crops(rectified, wanted)), self.allowed)
+            crops = shifted_cell_crops(rectified, wanted)
+            looks = self.model.probabilities(self.crop_features(crops), self.allowed)
             looks = looks.reshape(len(SECOND_LOOK_SHIFTS), len(doubtful), -1)
             probs[doubtful] = (probs[doubtful] + looks.sum(axis=0)) / (1 + len(SECOND_LOOK_SHIFTS))
+            if self.second is not None:
+                # The same crops, the first look's included, through the second network; the two
+                # networks' averages weigh the same.
+                trunk, head = self.second
+                first = cell_crops(rectified, cells=doubtful)
+                other = head.probabilities(trunk.features(np.concatenate([first, crops])), self.allowed)
+                probs[doubtful] = 0.5 * probs[doubtful] + 0.5 * other.reshape(
+                    1 + len(SECOND_LOOK_SHIFTS), len(doubtful), -1).mean(axis=0)
         washed = [i for i in np.flatnonzero(print_contrast(rectified) < WASHED_OUT_BELOW) if i not in _FIXED_INDEX]
         if washed:
             # Halfway to knowing nothing: the best guess stays, but never above UNCERTAIN_BELOW.

@@ -10,6 +10,16 @@ uncertain: 0.018 % instead of 0.040 %), boards read without error 97.8 % instead
 0.018 % instead of 0.036 %, at 90 cm 0.32 % instead of 0.35 %; bench_cells 0.220 % instead of 0.256 %
 (all with ../shared/reference-art, which the generator draws on when it is there).
 
+The second opinion on doubtful cells (``vision/cells/cnn_second.npz``, see ``CellReader``) is the same
+network trained apart, on twice the boards in fewer passes:
+
+    .venv/bin/python -m vision.cells.train_cnn --seed 0 --boards 20000 --epochs 12 --out vision/cells/cnn_second.npz
+
+(about 23 min data + 60 min fit; validation cells misread 0.37 %). Alone it is no better than the
+shipped network (on the 675 boards above 22 cells misread against 15); together, on the cells the
+first is not sure of, 13 (boards without error 98.1 %); on 355 boards of other tables (seed 777) 11 -> 6;
+at 60 cm 1 -> 2, at 90 cm 5 -> 4: 32 misread cells -> 25 over the four sets.
+
 PyTorch is a training-time tool only (``pip install torch==2.13.0``, CPU build): the weights are
 exported to a plain .npz and ``vision.cells.cnn`` runs them with NumPy. Synthetic boards only, plus scikit-learn's
 ``load_digits`` training split for church sizes (``dataset.load_digit_split``); the test split is
