@@ -41,6 +41,7 @@ _PRINTED_INDEX = frozenset(ALL_CELLS.index(g) for g in LAYOUT.printed_crates)
 _FIXED_INDEX = _TOWER_INDEX | _PRINTED_INDEX
 # The 41 spaces a player can draw on, row by row: what is read, and what the evaluations count.
 DRAWABLE_INDEX: tuple[int, ...] = tuple(i for i in range(SIZE * SIZE) if i not in _FIXED_INDEX)
+_DRAWABLE_POSITION = {cell: k for k, cell in enumerate(DRAWABLE_INDEX)}  # cell index -> row of a DRAWABLE_INDEX batch
 
 
 def model_fingerprint(path: Path) -> str:
@@ -110,8 +111,8 @@ class CellReader:
         probs = np.zeros((SIZE * SIZE, len(GLYPH_CLASSES)))
         probs[list(_TOWER_INDEX), GLYPH_CLASSES.index(".")] = 1.0
         probs[list(_PRINTED_INDEX), GLYPH_CLASSES.index("G")] = 1.0
-        probs[list(DRAWABLE_INDEX)] = self.model.probabilities(
-            self.crop_features(cell_crops(rectified, cells=list(DRAWABLE_INDEX))), self.allowed)
+        first_crops = cell_crops(rectified, cells=list(DRAWABLE_INDEX))
+        probs[list(DRAWABLE_INDEX)] = self.model.probabilities(self.crop_features(first_crops), self.allowed)
         # A second look at doubtful cells: average over crops nudged a few pixels each way, which
         # smooths out a slightly wrong homography or a stroke at the cell's edge.
         doubtful = [int(i) for i in np.flatnonzero(probs.max(axis=1) < SECOND_LOOK_BELOW) if i not in _FIXED_INDEX]
@@ -126,7 +127,7 @@ class CellReader:
                 # The same crops, the first look's included, through the second network; the two
                 # networks' averages weigh the same.
                 trunk, head = self.second
-                first = cell_crops(rectified, cells=doubtful)
+                first = first_crops[[_DRAWABLE_POSITION[i] for i in doubtful]]
                 other = head.probabilities(trunk.features(np.concatenate([first, crops])), self.allowed)
                 probs[doubtful] = 0.5 * probs[doubtful] + 0.5 * other.reshape(
                     1 + len(SECOND_LOOK_SHIFTS), len(doubtful), -1).mean(axis=0)
