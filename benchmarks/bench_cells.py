@@ -23,7 +23,7 @@ import numpy as np
 from vision.board import find_boards
 from vision.board.dataset import photograph
 from vision.cells.evaluate import evaluate
-from vision.cells.reader import DEFAULT_MODEL_PATH, SHIPPED_SECOND_OPINION, CellReader
+from vision.cells.reader import DEFAULT_MODEL_PATH, SECOND_OPINION_PATH, SHIPPED_SECOND_OPINION, CellReader
 from vision.synth.art import art_summary
 from vision.synth.board import random_city, render_board
 
@@ -45,7 +45,7 @@ def main() -> None:
     # The shipped second network pairs with the shipped model only: another model file is read alone.
     reader = CellReader("en", model_path=args.model,
                         second_opinion=SHIPPED_SECOND_OPINION if args.model == DEFAULT_MODEL_PATH else None)
-    print(f"model {args.model.name}" + (" with the second network (cnn_second.npz) on doubtful cells" if reader.second else ""))
+    print(f"model {args.model.name}" + (f" with the second network ({SECOND_OPINION_PATH.name}) on doubtful cells" if reader.second else ""))
     print(art_summary())
     t0 = time.perf_counter()
     report = evaluate(reader, args.boards, args.seed, digit_boards=args.digit_boards)
