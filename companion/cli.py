@@ -23,6 +23,8 @@ HANDLERS: dict[str, str] = {
     "simulate": "companion.commands:cmd_simulate",
     "kit": "vision.kit:cmd_kit",
     "teach": "vision.cli:cmd_teach",
+    "store": "companion.store_tools:cmd_store",
+    "pin": "companion.store_tools:cmd_pin",
 }
 
 
@@ -65,6 +67,14 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("teach", help="teach the reader a table's handwriting from a reference board photo")
     p.add_argument("images", nargs="+", metavar="IMAGE")
     p.add_argument("--data", metavar="DIR", default=None)
+
+    p = sub.add_parser("store", help="check, repair or export the game store")
+    p.add_argument("action", choices=("check", "repair", "export"))
+    p.add_argument("--data", metavar="DIR", default=None, help="data directory of the game store")
+    p.add_argument("--out", metavar="FILE", default=None, help="export: write the JSON here, not to stdout")
+
+    p = sub.add_parser("pin", help="show the table PIN again")
+    p.add_argument("--data", metavar="DIR", default=None, help="data directory of the game store")
     return parser
 
 

@@ -20,9 +20,10 @@ rewrites the move that drew it, and the game is replayed from the log.
 
 from __future__ import annotations
 
+import contextlib
 import threading
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -52,6 +53,12 @@ SPACES = frozenset(LAYOUT.spaces)
 # Rule ids the tracker itself raises (the engine's ids name the game's rules).
 RULE_DICE_UNSEEN = "dice-unseen"
 RULE_NO_DRAWING = "no-drawing"
+
+
+class Stale(UserError):
+    """A change that names an event the log has moved past (a double submit, two phones at once): 409."""
+
+    status = 409
 
 
 def item_name(item: str) -> str:
@@ -231,6 +238,8 @@ class Tracker:
         self.ignored_diff: list[dict[str, str]] | None = None  # the drawing an undo took back
         self.aliases: dict[tuple[int, str], tuple[str, str]] = {}  # (seat, cell) -> (read, truth)
         self.warnings: list[str] = []
+        self._atomic_depth = 0
+        self._notify_after = False
         self._replay()
 
     # -- creation ---------------------------------------------------------------------------------
@@ -251,9 +260,11 @@ class Tracker:
             raise UserError("seats must be different numbers 0..4, one per player")
         meta = {"players": names, "start_player": start_player, "seats": seat_list,
                 "language": language, "camera": camera}
-        game_id = store.create_game(meta)
-        store.append_event(game_id, {"type": "start", "players": names, "start_player": start_player,
-                                     "seats": seat_list, "language": language, "at": clock()})
+        # the game and its start event in one transaction: a kill between them must not leave a game
+        # without a start
+        game_id = store.create_game(meta, first_event={
+            "type": "start", "players": names, "start_player": start_player,
+            "seats": seat_list, "language": language, "at": clock()})
         return cls(store, game_id, settle_seconds=settle_seconds, clock=clock)
 
     # -- replay -----------------------------------------------------------------------------------
@@ -359,25 +370,61 @@ class Tracker:
 
     def _changed(self) -> None:
         self.version += 1
+        if self._atomic_depth:
+            self._notify_after = True  # the pages hear of it once it is on disk
+            return
         for listener in list(self.listeners):
             listener(self)
+
+    @contextlib.contextmanager
+    def _atomic(self, doing: str = "the change") -> Iterator[None]:
+        """Every event one change writes (resolved + move + end, undo + reopen, ...) commits together.
+        When the write fails (disk full), the game is rebuilt from what the store still holds."""
+        with self._lock:
+            self._atomic_depth += 1
+            try:
+                with self.store.transaction(doing):
+                    yield
+            except BaseException:
+                if self._atomic_depth == 1:
+                    self._replay()
+                    self._notify_after = True
+                raise
+            finally:
+                self._atomic_depth -= 1
+                if not self._atomic_depth and self._notify_after:
+                    self._notify_after = False
+                    for listener in list(self.listeners):
+                        listener(self)
 
     def _record(self, event: dict[str, Any]) -> None:
         """Append an event, rebuild from the log, check for the end, tell the listeners."""
         if event["type"] in ("move", "override") and self.turn_dice is not None:
             # the dice lying in the tray belong to this move, not to the next player's turn
             self.spent_dice, self.turn_dice = self.turn_dice, None
-        self._append(event)
-        self._replay()
-        self._check_end()
-        self._changed()
+        with self._atomic():  # the last move and the end event: both or neither
+            self._append(event)
+            self._replay()
+            self._check_end()
+            self._changed()
 
     def _check_end(self) -> None:
         if self.tally is None and is_terminal(self.state):
             tally = final_tally(self.state).to_json()
-            self._append({"type": "end", "tally": tally})
-            self.store.finish_game(self.game_id, tally)
-            self._replay()
+            with self._atomic("the end of the game"):
+                self._append({"type": "end", "tally": tally})
+                self.store.finish_game(self.game_id, tally)
+                self._replay()
+
+    def finish_if_over(self) -> bool:
+        """A game whose last move ended it but whose end was never written (a store from before the end
+        and the move were one transaction): write the end now. True when it did."""
+        with self._lock:
+            if self.tally is not None or not is_terminal(self.state):
+                return False
+            self._check_end()
+            self._changed()
+            return True
 
     def current_player(self) -> int:
         return int(self._state_json()["current_player"])
@@ -511,10 +558,11 @@ class Tracker:
     def _judge_and_record(self, action: dict[str, Any], source: str) -> Any:
         verdict = judge(self.state, Action.from_json(action))
         if verdict.legal:
-            if self.dispute is not None:
-                self._append({"type": "resolved", "how": "fixed on the board" if source == "camera"
-                              else "entered by hand"})
-            self._record({"type": "move", "action": action, "source": source})
+            with self._atomic():
+                if self.dispute is not None:
+                    self._append({"type": "resolved", "how": "fixed on the board" if source == "camera"
+                                  else "entered by hand"})
+                self._record({"type": "move", "action": action, "source": source})
         else:
             self._open_dispute(action, [_to_json(e) for e in verdict.errors], source)
         return verdict
@@ -580,10 +628,11 @@ class Tracker:
                 raise UserError(f"it is {self.names[self.current_player()]}'s turn, not {named}'s")
             verdict = judge(self.state, parsed)
             if verdict.legal:
-                if self.dispute is not None:
-                    self._append({"type": "resolved", "how": "entered by hand"})
-                self.pending = None
-                self._record({"type": "move", "action": clean, "source": "hand"})
+                with self._atomic():
+                    if self.dispute is not None:
+                        self._append({"type": "resolved", "how": "entered by hand"})
+                    self.pending = None
+                    self._record({"type": "move", "action": clean, "source": "hand"})
             elif override_reason:
                 self._override(clean, override_reason)
             return verdict
@@ -599,31 +648,48 @@ class Tracker:
             self._override(self.dispute.action, reason)
 
     def _override(self, action: dict[str, Any], reason: str) -> None:
-        if self.dispute is not None:
-            self._append({"type": "resolved", "how": f"overridden: {reason}"})
-        self.pending = None
-        self._record({"type": "override", "action": action, "reason": reason, "source": "table"})
+        with self._atomic():
+            if self.dispute is not None:
+                self._append({"type": "resolved", "how": f"overridden: {reason}"})
+            self.pending = None
+            self._record({"type": "override", "action": action, "reason": reason, "source": "table"})
 
-    def undo(self) -> None:
+    @property
+    def last_move_seq(self) -> int | None:
+        """The log position of the move an undo would take back (what an undo request names)."""
+        return self.move_seqs[-1] if self.move_seqs else None
+
+    def undo(self, expected: int | None = None) -> None:
         """Take back the last move (camera, hand or override). The drawing still on the board is not
-        taken again until the board changes."""
+        taken again until the board changes. ``expected``: the move the request means to take back;
+        when another is last now (a double submit), nothing happens and :class:`Stale` says so."""
         with self._lock:
+            if expected is not None and expected != self.last_move_seq:
+                raise Stale("that move has already been taken back or another came after it; "
+                            "look at the log again before undoing")
             if not self.move_seqs:
                 raise UserError("there is no move to take back")
             was_finished = self.finished
             action = self.move_actions[self.move_seqs[-1]]
-            self._append({"type": "undo"})
-            if was_finished:
-                self.store.reopen_game(self.game_id)
-            self._replay()
+            with self._atomic("the undo"):
+                self._append({"type": "undo"})
+                if was_finished:
+                    self.store.reopen_game(self.game_id)
+                self._replay()
             self.pending = None
             self.ignored_diff = [dict(p) for p in action.get("place", [])] or None
             self._changed()
 
-    def correct_cell(self, player: int, cell: str, item: str, reason: str = "misread") -> None:
+    def correct_cell(self, player: int, cell: str, item: str, reason: str = "misread",
+                     expected: int | None = None) -> None:
         """A cell the camera misread, as it really is. A cell drawn in an earlier move rewrites that move
-        (the game is replayed); a cell of the drawing under dispute or in progress is re-judged."""
-        with self._lock:
+        (the game is replayed); a cell of the drawing under dispute or in progress is re-judged.
+        ``expected``: the log length the request was made on; a longer log now (another correction or
+        move came first) refuses it with :class:`Stale`."""
+        with self._lock, self._atomic("the correction"):
+            if expected is not None and expected != self.event_count:
+                raise Stale("the game changed since this correction was made (another correction or "
+                            "move came first); look at the board again and resend it")
             if not 0 <= player < len(self.names):
                 raise UserError(f"no player {player + 1}")
             cell, item = parse_cell(cell), parse_item(item)
@@ -747,6 +813,8 @@ class Tracker:
                 "tally": self.tally,
                 "finished": self.finished,
                 "can_undo": bool(self.move_seqs),
+                "last_move_seq": self.last_move_seq,
+                "event_count": self.event_count,
             }
 
 

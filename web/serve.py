@@ -13,6 +13,7 @@ from typing import Any
 
 from werkzeug.serving import make_server
 
+from companion.datalock import DataDirLock
 from companion.errors import UserError
 from web import create_app
 from web.service import TableService
@@ -50,6 +51,15 @@ def cmd_serve(args: argparse.Namespace) -> int:
         raise UserError(f"--port {args.port}: choose a port between 1 and 65535")
     demo = bool(getattr(args, "demo", False))
     check_port_free(args.host, args.port)  # werkzeug would print two lines and exit 1 on its own
+    # one service per data directory: a second would replay the log into its own copy and interleave moves
+    lock = DataDirLock(data_dir, f"companion serve on port {args.port}").acquire()
+    try:
+        return _serve(args, data_dir, demo)
+    finally:
+        lock.release()
+
+
+def _serve(args: argparse.Namespace, data_dir: str, demo: bool) -> int:
     service = TableService(data_dir)
     app = create_app({"SERVICE": service})
     try:

@@ -15,7 +15,7 @@ from collections.abc import Callable
 from typing import Any
 
 from companion.errors import UserError
-from companion.store import GameStore
+from companion.store import GameStore, StoreDamaged, StoreError, repair_hint
 from companion.tracker import Tracker
 from web.security import PinGuard, load_or_create_pin, load_or_create_secret
 
@@ -103,10 +103,17 @@ class TableService:
             game_id = finished[0]["id"] if finished else None
         if game_id is not None:
             self.tracker = self._open(game_id)
+            self.tracker.finish_if_over()  # a store from before the last move and the end were one write
 
     # -- games ------------------------------------------------------------------------------------
     def _open(self, game_id: int) -> Tracker:
-        tracker = Tracker(self.store, game_id, settle_seconds=self.settle_seconds)
+        try:
+            tracker = Tracker(self.store, game_id, settle_seconds=self.settle_seconds)
+        except StoreError:
+            raise
+        except (UserError, KeyError, TypeError, ValueError) as exc:
+            raise StoreDamaged(f"{self.store.path}: game {game_id} cannot be replayed ({exc}); "
+                               f"{repair_hint(self.store.path)}") from None
         tracker.listeners.append(lambda _t: self.publish())
         return tracker
 
@@ -116,10 +123,12 @@ class TableService:
             raise UserError(f"unknown language {language!r}: choose one of {', '.join(LANGUAGES)}")
         with self._lock:
             old = self.tracker
-            tracker = Tracker.start_game(self.store, names, start_player=start_player, seats=seats,
-                                         language=language, camera=camera, settle_seconds=self.settle_seconds)
-            if old is not None and not old.finished:
-                self.store.set_meta(old.game_id, abandoned=True)
+            with self.store.transaction("the new game"):  # the new game and the old one's abandonment
+                tracker = Tracker.start_game(self.store, names, start_player=start_player, seats=seats,
+                                             language=language, camera=camera,
+                                             settle_seconds=self.settle_seconds)
+                if old is not None and not old.finished:
+                    self.store.set_meta(old.game_id, abandoned=True)
             tracker.listeners.append(lambda _t: self.publish())
             self.tracker = tracker
         if not self.demo and (camera is not None or (self.camera_loop and self.camera_loop.language != language)):
@@ -135,7 +144,13 @@ class TableService:
             raise NotFound(f"There is no game {game_id}.") from None
         if self.tracker is not None and self.tracker.game_id == game_id:
             return self.tracker
-        return Tracker(self.store, game_id)
+        try:
+            return Tracker(self.store, game_id)
+        except StoreError:
+            raise
+        except (UserError, KeyError, TypeError, ValueError) as exc:
+            raise StoreDamaged(f"{self.store.path}: game {game_id} cannot be replayed ({exc}); "
+                               f"{repair_hint(self.store.path)}") from None
 
     def require_tracker(self) -> Tracker:
         if self.tracker is None:
