@@ -120,6 +120,14 @@ def _max_pool2(x: np.ndarray) -> np.ndarray:
     return np.maximum(np.maximum(x[:, 0::2, 0::2], x[:, 0::2, 1::2]), np.maximum(x[:, 1::2, 0::2], x[:, 1::2, 1::2]))
 
 
-def save_cnn(path: Path, trunk: ConvTrunk, head: CellModel) -> None:
-    """One .npz: the trunk's arrays next to the head's (``CellModel.load`` reads the head from it)."""
-    np.savez_compressed(path, **trunk.arrays(), **head.arrays())
+def save_cnn(path: Path, trunk: ConvTrunk, head: CellModel, trained_on: tuple[str, ...] = ()) -> None:
+    """One .npz: the trunk's arrays next to the head's (``CellModel.load`` reads the head from it), and
+    the hand families it was trained on (``trained_on_families``)."""
+    extra = {"trained_on": np.array(list(trained_on), dtype=str)} if trained_on else {}
+    np.savez_compressed(path, **trunk.arrays(), **head.arrays(), **extra)
+
+
+def trained_on_families(path: Path) -> tuple[str, ...]:
+    """The hand families (``vision.synth.hands``) a network file was trained on; () if it does not say."""
+    with np.load(path) as data:
+        return tuple(str(v) for v in data["trained_on"]) if "trained_on" in data else ()

@@ -22,23 +22,30 @@ from vision.board.locate import find_boards
 from vision.cells.features import cell_crops, crop_features
 from vision.cells.labels import GLYPH_CLASSES, PERSON_LETTERS, glyph_for_char
 from vision.synth.board import render_board
+from vision.synth.drawings import Hand
 
 SPACE_INDEX: tuple[int, ...] = tuple(
     r * SIZE + c for r in range(SIZE) for c in range(SIZE) if f"{'ABCDEFG'[c]}{r + 1}" not in LAYOUT.towers
 )
 
 
-def balanced_city(rng: np.random.Generator, language: str, empty_rate: float = 0.3) -> list[str]:
-    """A city where every glyph class is about equally likely (legal or not: the reader reads drawings)."""
+def balanced_city(rng: np.random.Generator, language: str, empty_rate: float = 0.3,
+                  walls_outer_only: bool = False) -> list[str]:
+    """A city where every glyph class is about equally likely (legal or not: the reader reads drawings).
+    ``walls_outer_only``: walls only on the outer ring, as the rules have them (a table's board)."""
     grid = [list(r) for r in empty_city()]
     choices = ["W", "G", "H", "1", "2", "3", "4", "5", *PERSON_LETTERS[language]]
     printed = {cell_index(c) for c in LAYOUT.printed_crates}
+    outer = {cell_index(c) for c in LAYOUT.outer_cells}
     for row in range(SIZE):
         for col in range(SIZE):
             if grid[row][col] == "#" or (col, row) in printed:
                 continue
             if rng.random() >= empty_rate:
-                grid[row][col] = str(rng.choice(choices))
+                pick = str(rng.choice(choices))
+                while walls_outer_only and pick == "W" and (col, row) not in outer:
+                    pick = str(rng.choice(choices))
+                grid[row][col] = pick
     return ["".join(r) for r in grid]
 
 
@@ -75,14 +82,18 @@ def photographed_board(
     city: Sequence[str], rng: np.random.Generator, *, language: str = "en",
     digit_bitmaps: Mapping[int, Sequence[np.ndarray]] | None = None, tilt_deg: float = 30.0,
     jitter_px: float = 1.2, cell_px_range: tuple[float, float] = CAMERA_CELL_PX,
+    families: Sequence[str] | None = None,
 ) -> np.ndarray | None:
     """Render, photograph and locate one board; the rectified image (None if it was not found).
 
     ``cell_px_range``: how many frame pixels a cell spans (before the tilt shrinks the far side).
+    ``families``: the hand families (``vision.synth.hands``) the board's hand is drawn from (all if None).
     """
     seat = int(rng.integers(5))
     cell_px = int(rng.integers(44, 76))
-    board = render_board(city, rng, cell_px=cell_px, seat=seat, language=language, digit_bitmaps=digit_bitmaps)
+    hand = Hand.random(rng, families=tuple(families) if families else None)
+    board = render_board(city, rng, cell_px=cell_px, seat=seat, language=language, digit_bitmaps=digit_bitmaps,
+                         hand=hand)
     fill = SIZE * float(rng.uniform(*cell_px_range)) / min(_PHOTO_FRAME)
     photo = photograph(board.image, board.alpha, rng, frame_size=_PHOTO_FRAME, tilt_deg=tilt_deg, fill=(fill, fill))
     found = [b for b in find_boards(photo.frame) if b.seat == seat]
@@ -96,6 +107,7 @@ def make_cell_set(
     n_boards: int, rng: np.random.Generator, *,
     digit_bitmaps: Mapping[int, Sequence[np.ndarray]] | None = None, bitmap_rate: float = 0.0,
     keep_crops: bool = False, languages: Sequence[str] = ("en", "it"),
+    families: Sequence[str] | None = None,
 ) -> CellSet:
     feats, labels, bitmap, crops_all = [], [], [], []
     made = 0
@@ -106,7 +118,7 @@ def make_cell_set(
         band = rng.choice(len(TRAINING_CELL_PX), p=[share for _, share in TRAINING_CELL_PX])
         cell_px_range = TRAINING_CELL_PX[int(band)][0]
         rectified = photographed_board(city, rng, language=language, cell_px_range=cell_px_range,
-                                       digit_bitmaps=digit_bitmaps if use_bitmaps else None)
+                                       digit_bitmaps=digit_bitmaps if use_bitmaps else None, families=families)
         if rectified is None:
             continue
         made += 1

@@ -61,10 +61,14 @@ class Report:
 
 
 def evaluate(reader: CellReader, n_boards: int, seed: int, *, digit_boards: int = 0,
-             languages: tuple[str, ...] = ("en",), cell_px_range: tuple[float, float] = CAMERA_CELL_PX) -> Report:
-    """Boards photographed at ``cell_px_range`` frame pixels a cell (default: the camera's range)."""
+             languages: tuple[str, ...] = ("en",), cell_px_range: tuple[float, float] = CAMERA_CELL_PX,
+             families: tuple[str, ...] | None = None, walls_outer_only: bool = False) -> Report:
+    """Boards photographed at ``cell_px_range`` frame pixels a cell (default: the camera's range), drawn
+    by hands of ``families`` (all if None); ``walls_outer_only``: walls only where the rules allow them, as
+    on a table (else every class anywhere, which tests the picture alone)."""
     rng = np.random.default_rng(seed)
     report = Report()
+    readers = {reader.language: reader}
     test_digits = None
     if digit_boards:
         from vision.cells.dataset import load_digit_split
@@ -74,15 +78,17 @@ def evaluate(reader: CellReader, n_boards: int, seed: int, *, digit_boards: int 
     while made < n_boards + digit_boards:
         with_digits = made >= n_boards
         language = reader.language if languages == ("en",) else str(rng.choice(list(languages)))
-        city = balanced_city(rng, language)
+        city = balanced_city(rng, language, walls_outer_only=walls_outer_only)
         rectified = photographed_board(city, rng, language=language, jitter_px=0.0, cell_px_range=cell_px_range,
-                                       digit_bitmaps=test_digits if with_digits else None)
+                                       digit_bitmaps=test_digits if with_digits else None, families=families)
         if rectified is None:
             report.not_found += 1
             continue
         made += 1
         t0 = time.perf_counter()
-        read, _, uncertain = reader.read(rectified)
+        if language not in readers:
+            readers[language] = reader.for_language(language)
+        read, _, uncertain = readers[language].read(rectified)
         report.read_seconds.append(time.perf_counter() - t0)
         wrong = confident_wrong = 0
         for i in DRAWABLE_INDEX:  # towers and printed crates are never read: they do not count

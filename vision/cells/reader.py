@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 import hashlib
 from pathlib import Path
 
@@ -34,6 +35,11 @@ SECOND_LOOK_BELOW = 0.97
 # no confident misread lies under 0.06, and again 0.2 % of the right cells (spots of lesser glare).
 WASHED_OUT_BELOW = 0.06
 SECOND_LOOK_SHIFTS: tuple[tuple[float, float], ...] = ((-3, 0), (3, 0), (0, -3), (0, 3))
+# What the board tells before any drawing is read: walls stand on the outer spaces only (rules-reference.md),
+# so on an inner space a wall is weighed at this share of what the picture alone says. Soft, not zero: a
+# wall drawn inside by mistake still reads as a wall when the picture is clear (and the rules engine then
+# says it is illegal), but a box with a cross that looks a little like bricks reads as the crate it is.
+INNER_WALL_PRIOR = 0.05
 
 _TOWER_INDEX = frozenset(ALL_CELLS.index(t) for t in LAYOUT.towers)
 # The printed crates are part of the board: nobody can draw there, so they are not read either.
@@ -42,6 +48,18 @@ _FIXED_INDEX = _TOWER_INDEX | _PRINTED_INDEX
 # The 41 spaces a player can draw on, row by row: what is read, and what the evaluations count.
 DRAWABLE_INDEX: tuple[int, ...] = tuple(i for i in range(SIZE * SIZE) if i not in _FIXED_INDEX)
 _DRAWABLE_POSITION = {cell: k for k, cell in enumerate(DRAWABLE_INDEX)}  # cell index -> row of a DRAWABLE_INDEX batch
+_OUTER_NAMES = LAYOUT.outer_cells
+INNER_INDEX: tuple[int, ...] = tuple(i for i in DRAWABLE_INDEX if ALL_CELLS[i] not in _OUTER_NAMES)
+_WALL = GLYPH_CLASSES.index("W")
+
+
+def apply_board_context(probs: np.ndarray) -> None:
+    """What the board says before the picture (in place, (49, classes) cells row by row): walls are weighed
+    down on inner spaces (``INNER_WALL_PRIOR``). Churches 1-5 and the printed crates are the classes and
+    the fixed cells themselves."""
+    inner = list(INNER_INDEX)
+    probs[inner, _WALL] *= INNER_WALL_PRIOR
+    probs[inner] /= probs[inner].sum(axis=1, keepdims=True)
 
 
 def model_fingerprint(path: Path) -> str:
@@ -92,6 +110,14 @@ class CellReader:
         # Letters this language does not use (a 'G' person in English) are never read.
         self.allowed = np.array([c is not None for c in self.chars])
 
+    def for_language(self, language: str) -> CellReader:
+        """The same networks reading another language's person letters (nothing is loaded again)."""
+        other = copy.copy(self)
+        other.language = check_language(language)
+        other.chars = [char_for_glyph(g, other.language) for g in GLYPH_CLASSES]
+        other.allowed = np.array([c is not None for c in other.chars])
+        return other
+
     def crop_features(self, crops: np.ndarray) -> np.ndarray:
         """The model's input features for ink maps (n, CROP_PX, CROP_PX) from ``cell_crops``."""
         return self.trunk.features(crops) if self.trunk is not None else crop_features(crops)
@@ -131,6 +157,7 @@ class CellReader:
                 other = head.probabilities(trunk.features(np.concatenate([first, crops])), self.allowed)
                 probs[doubtful] = 0.5 * probs[doubtful] + 0.5 * other.reshape(
                     1 + len(SECOND_LOOK_SHIFTS), len(doubtful), -1).mean(axis=0)
+        apply_board_context(probs)
         washed = [i for i in np.flatnonzero(print_contrast(rectified) < WASHED_OUT_BELOW) if i not in _FIXED_INDEX]
         if washed:
             # Halfway to knowing nothing: the best guess stays, but never above UNCERTAIN_BELOW.

@@ -161,13 +161,21 @@ def export(net: Any) -> tuple[ConvTrunk, list[np.ndarray], list[np.ndarray]]:
 
 def train(seed: int, n_boards: int, n_val_boards: int, epochs: int, out: Path, cache: Path | None,
           threads: int = 2, channels: tuple[int, ...] = CHANNELS) -> None:
+    t0 = time.perf_counter()
+    train_x, train_y, val_x, val_y = cell_crops_data(seed, n_boards, n_val_boards, cache)
+    print(f"data: {len(train_y)} train / {len(val_y)} val cells in {time.perf_counter() - t0:.0f} s")
+    train_on(train_x, train_y, val_x, val_y, out=out, epochs=epochs, seed=seed, threads=threads, channels=channels)
+
+
+def train_on(train_x: np.ndarray, train_y: np.ndarray, val_x: np.ndarray, val_y: np.ndarray, *, out: Path,
+             epochs: int, seed: int, threads: int = 2, channels: tuple[int, ...] = CHANNELS,
+             temperature: float | None = None, trained_on: tuple[str, ...] = ()) -> None:
+    """Fit the network on crops (n, CROP_PX, CROP_PX) and write it to ``out``. ``temperature``: use this
+    one instead of fitting it on ``val_x`` (``train_hands`` fits it on hands the network never saw)."""
     import torch
 
     torch.set_num_threads(threads)
     torch.manual_seed(seed)
-    t0 = time.perf_counter()
-    train_x, train_y, val_x, val_y = cell_crops_data(seed, n_boards, n_val_boards, cache)
-    print(f"data: {len(train_y)} train / {len(val_y)} val cells in {time.perf_counter() - t0:.0f} s")
     n_classes = len(GLYPH_CLASSES)
     net = _torch_net(n_classes, channels)
     x_all = torch.from_numpy(train_x.astype(np.float32)).unsqueeze(1)
@@ -192,7 +200,8 @@ def train(seed: int, n_boards: int, n_val_boards: int, epochs: int, out: Path, c
             optimiser.step()
             schedule.step()
             total += float(loss.detach()) * len(idx)
-        print(f"epoch {epoch + 1}/{epochs}: loss {total / len(y_all):.4f} ({time.perf_counter() - t0:.0f} s)")
+        print(f"epoch {epoch + 1}/{epochs}: loss {total / len(y_all):.4f} ({time.perf_counter() - t0:.0f} s)",
+              flush=True)
     net.eval()
     trunk, weights, biases = export(net)
     # Weights go through float16 in the file: export the trunk as it will be read back.
@@ -214,12 +223,13 @@ def train(seed: int, n_boards: int, n_val_boards: int, epochs: int, out: Path, c
         torch_logits = net(torch.from_numpy(val_x[:256].astype(np.float32)).unsqueeze(1)).numpy()
     drift = np.abs(head.logits(val_features[:256]) - torch_logits).max()
     print(f"NumPy forward vs PyTorch: max logit difference {drift:.4f}")
-    temperature = fit_temperature(head, val_features, val_y)
+    if temperature is None:
+        temperature = fit_temperature(head, val_features, val_y)
     head = CellModel(**{**head.__dict__, "temperature": temperature})
-    save_cnn(out, trunk, head)
+    save_cnn(out, trunk, head, trained_on)
     predicted = head.probabilities(val_features).argmax(axis=1)
     print(f"val cell error {np.mean(predicted != val_y):.4%}, temperature {temperature:.2f}, "
-          f"model {out.stat().st_size / 1024:.0f} KiB")
+          f"model {out.stat().st_size / 1024:.0f} KiB", flush=True)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -19,6 +19,7 @@ INK_COLOURS: dict[str, tuple[int, int, int]] = {
     "blue": (150, 60, 20),
     "red": (40, 40, 190),
     "green": (60, 120, 30),
+    "purple": (120, 40, 110),
 }
 
 # Hershey fonts (cv2.putText) give "printed" looking letters; the stroke font below gives handwriting.
@@ -123,10 +124,17 @@ class Hand:
     font: int = -1  # -1: stroke font (handwriting); else an index into HERSHEY_FONTS
     glyph_variant: int = 0
     opacity: float = 0.9
+    family: str = ""  # the ``vision.synth.hands`` family this hand belongs to ('' for a hand made by hand)
+    letter_font: str = ""  # a font file (``hands.FONT_ROOT``-relative) for letters and digits; '' none
+    font_weight: int = 0  # extra stroke width of ``letter_font``'s letters (a broad marker)
+    lowercase: float = 0.0  # share of persons written in lower case
+    circle_style: int = 0  # 0 closed round, 1 open, 2 oval, 3 loose overlapping loop
+    pressure: float = 0.0  # how much the pen's width varies along a stroke
 
     @classmethod
-    def random(cls, rng: np.random.Generator) -> Hand:
-        name = str(rng.choice(list(INK_COLOURS), p=[0.45, 0.25, 0.15, 0.15]))
+    def _classic(cls, rng: np.random.Generator) -> Hand:
+        """The generator's first hands (stroke and Hershey letters, four styles a symbol)."""
+        name = str(rng.choice(list(INK_COLOURS)[:4], p=[0.45, 0.25, 0.15, 0.15]))
         base = np.asarray(INK_COLOURS[name], dtype=np.float64)
         colour = tuple(int(v) for v in np.clip(base + rng.normal(0, 12, 3), 0, 255))
         return cls(
@@ -142,6 +150,52 @@ class Hand:
             font=int(rng.integers(-1, len(HERSHEY_FONTS))) if rng.random() < 0.45 else -1,
             glyph_variant=int(rng.integers(2)),
             opacity=float(rng.uniform(0.75, 1.0)),
+        )
+
+    @classmethod
+    def random(cls, rng: np.random.Generator, family: str | None = None,
+               families: tuple[str, ...] | None = None) -> Hand:
+        """A fresh plausible hand of ``family``, else of one of ``families`` (default: all of them)."""
+        from vision.synth.hands import FAMILY_NAMES, font_path
+        from vision.synth.hands import family as family_named
+
+        if family is None and families is None:
+            return cls._classic(rng)
+        if family is None:
+            pool = families or FAMILY_NAMES
+            family = str(pool[int(rng.integers(len(pool)))])
+        fam = family_named(family)
+        name = str(rng.choice(list(INK_COLOURS), p=[0.42, 0.25, 0.13, 0.13, 0.07]))
+        base = np.asarray(INK_COLOURS[name], dtype=np.float64)
+        colour = tuple(int(v) for v in np.clip(base + rng.normal(0, 12, 3), 0, 255))
+        letters = str(fam.letters[int(rng.integers(len(fam.letters)))])
+        path = font_path(letters)
+        if path is not None and not path.is_file():
+            letters = "strokes"  # the font package is missing here: the family's pen still draws
+            path = None
+
+        def pick(styles: tuple[int, ...]) -> int:
+            return int(styles[int(rng.integers(len(styles)))])
+
+        return cls(
+            colour=colour,  # type: ignore[arg-type]
+            stroke=float(rng.uniform(*fam.stroke)),
+            wobble=float(rng.uniform(*fam.wobble)),
+            slant=float(rng.uniform(*fam.slant)),
+            size=float(rng.uniform(*fam.size)),
+            wall_style=pick(fam.walls),
+            crate_style=pick(fam.crates),
+            church_style=pick(fam.churches),
+            house_style=pick(fam.houses),
+            font=int(letters.split(":")[1]) if letters.startswith("hershey:") else -1,
+            glyph_variant=int(rng.integers(2)),
+            opacity=float(rng.uniform(0.75, 1.0)),
+            family=fam.name,
+            letter_font=str(path) if path is not None else "",
+            font_weight=int(rng.integers(0, 5)),
+            lowercase=fam.lowercase,
+            circle_style=pick(fam.circles),
+            pressure=float(rng.uniform(*fam.pressure)),
         )
 
 
@@ -175,7 +229,18 @@ class CellPen:
 
     def line(self, pts: np.ndarray, closed: bool = False, value: int = 255) -> None:
         pix = np.round(self.to_px(pts) * (1 << self.SHIFT)).astype(np.int32)
-        cv2.polylines(self.mask, [pix], closed, value, self.width, cv2.LINE_AA, self.SHIFT)
+        if self.hand.pressure <= 0 or len(pix) < 2:
+            cv2.polylines(self.mask, [pix], closed, value, self.width, cv2.LINE_AA, self.SHIFT)
+            return
+        # Pressure: the width swells and thins along the stroke, segment by segment.
+        if closed:
+            pix = np.vstack([pix, pix[:1]])
+        drift = np.cumsum(self.rng.normal(0, self.hand.pressure, len(pix) - 1))
+        drift = np.clip(drift, -1.5 * self.hand.pressure, 1.5 * self.hand.pressure)
+        for k in range(len(pix) - 1):
+            width = max(1, int(round(self.width * (1.0 + drift[k]))))
+            cv2.line(self.mask, tuple(int(v) for v in pix[k]), tuple(int(v) for v in pix[k + 1]), value, width,
+                     cv2.LINE_AA, self.SHIFT)
 
     def fill(self, pts: np.ndarray, value: int = 255) -> None:
         pix = np.round(self.to_px(pts) * (1 << self.SHIFT)).astype(np.int32)
@@ -184,9 +249,17 @@ class CellPen:
     def glyph(self, char: str, box: tuple[float, float, float, float]) -> None:
         """A letter or digit inside ``box`` = (x, y, w, h) in unit coordinates."""
         x, y, w, h = box
+        if self.hand.letter_font:
+            from vision.synth.hands import font_glyph
+
+            ink = font_glyph(self.hand.letter_font, char, self.hand.font_weight)
+            if ink is not None:
+                self._font_glyph(ink, box)
+                return
         if self.hand.font >= 0:
             self._hershey(char, box)
             return
+        char = char.upper()  # the stroke font writes capitals only
         variants = GLYPHS[char]
         # A hand's tremor is relative to what it draws: writing a letter half the symbol's height, the
         # pen wanders half as far. A cell-sized wobble on a small letter moved M's middle point by a
@@ -197,6 +270,22 @@ class CellPen:
                 self.line(np.stack([x + stroke[:, 0] * w, y + stroke[:, 1] * h], axis=1))
         finally:
             self.wobble_scale = 1.0
+
+    def _font_glyph(self, ink: np.ndarray, box: tuple[float, float, float, float]) -> None:
+        """A font's letter fitted into ``box`` (keeping its proportions), through the symbol's affine."""
+        from vision.synth.hands import warp_glyph_into
+
+        x, y, w, h = box
+        gh, gw = ink.shape
+        scale = min(w / gw, h / gh)
+        uw, uh = gw * scale, gh * scale
+        ux, uy = x + (w - uw) / 2, y + (h - uh) / 2
+        wobble, self.wobble_scale = self.wobble_scale, max(w, h)
+        try:
+            corners = self.to_px(np.array([[ux, uy], [ux + uw, uy], [ux, uy + uh]]))
+        finally:
+            self.wobble_scale = wobble
+        warp_glyph_into(self.mask, ink, corners)
 
     def _hershey(self, char: str, box: tuple[float, float, float, float]) -> None:
         x, y, w, h = box
@@ -235,7 +324,27 @@ def draw_wall(pen: CellPen) -> None:
             pen.line(_pts(0.08, t, 0.92, t))
         for t in np.linspace(0.2, 0.8, 4):
             pen.line(_pts(t, top, t, bot))
-    elif style == 4:  # stones: two rows of circles (an unusual hand; Hand.random never picks it)
+    elif style == 5:  # a solid band: coloured in, or scribbled back and forth until it looks solid
+        band_top, band_bot = float(pen.rng.uniform(0.12, 0.3)), float(pen.rng.uniform(0.7, 0.88))
+        if pen.rng.random() < 0.5:
+            pen.fill(_pts(0.05, band_top, 0.95, band_top, 0.95, band_bot, 0.05, band_bot))
+        else:
+            n = int(pen.rng.integers(6, 10))
+            xs = np.linspace(0.06, 0.94, n)
+            zig = [v for i, xx in enumerate(xs) for v in (xx, band_top if i % 2 == 0 else band_bot)]
+            pen.line(_pts(*zig))
+            pen.line(_pts(0.05, band_top, 0.95, band_top, 0.95, band_bot, 0.05, band_bot), closed=True)
+    elif style == 6:  # a zigzag (or two) across the cell, sometimes between two rails
+        rows = int(pen.rng.integers(1, 3))
+        peaks = int(pen.rng.integers(4, 8))
+        for r in range(rows):
+            lo, hi = (0.2, 0.8) if rows == 1 else ((0.12, 0.48) if r == 0 else (0.52, 0.88))
+            xs = np.linspace(0.05, 0.95, 2 * peaks + 1)
+            pen.line(_pts(*[v for i, xx in enumerate(xs) for v in (xx, hi if i % 2 == 0 else lo)]))
+        if pen.rng.random() < 0.5:
+            pen.line(_pts(0.05, 0.12, 0.95, 0.12))
+            pen.line(_pts(0.05, 0.88, 0.95, 0.88))
+    elif style == 4:  # stones: two rows of round stones
         for yy in (0.3, 0.7):
             for xx in np.linspace(0.15, 0.85, 4):
                 pen.line(_arc(xx + (0.06 if yy > 0.5 else 0.0), yy, 0.1, 0.13, 0, 360, 12), closed=True)
@@ -253,8 +362,16 @@ def draw_wall(pen: CellPen) -> None:
 
 def draw_crate(pen: CellPen) -> None:
     style = pen.hand.crate_style
+    if style == 5:  # a flat rectangle with a cross
+        top, bot = float(pen.rng.uniform(0.22, 0.32)), float(pen.rng.uniform(0.68, 0.78))
+        pen.line(_pts(0.08, top, 0.92, top, 0.92, bot, 0.08, bot), closed=True)
+        pen.line(_pts(0.08, top, 0.92, bot))
+        pen.line(_pts(0.92, top, 0.08, bot))
+        return
     box = _pts(0.12, 0.15, 0.88, 0.15, 0.88, 0.85, 0.12, 0.85)
     pen.line(box, closed=True)
+    if style == 4:  # a bare box
+        return
     if style == 0:
         pen.line(_pts(0.12, 0.15, 0.88, 0.85))
         pen.line(_pts(0.88, 0.15, 0.12, 0.85))
@@ -272,9 +389,17 @@ def draw_crate(pen: CellPen) -> None:
 
 def draw_house(pen: CellPen) -> None:
     style = pen.hand.house_style
-    if style == 3:  # a tent-like outline with a chimney (unusual; Hand.random never picks it)
+    if style == 3:  # a tent-like outline with a chimney
         pen.line(_pts(0.05, 0.95, 0.5, 0.1, 0.95, 0.95, 0.05, 0.95))
         pen.line(_pts(0.7, 0.45, 0.7, 0.15, 0.8, 0.15, 0.8, 0.62))
+        return
+    if style == 4:  # the outline in one stroke: a pentagon
+        pen.line(_pts(0.18, 0.95, 0.18, 0.45, 0.5, 0.08, 0.82, 0.45, 0.82, 0.95), closed=True)
+        return
+    if style == 5:  # square, roof and a window
+        pen.line(_pts(0.2, 0.45, 0.2, 0.95, 0.8, 0.95, 0.8, 0.45), closed=True)
+        pen.line(_pts(0.12, 0.5, 0.5, 0.08, 0.88, 0.5))
+        pen.line(_pts(0.36, 0.58, 0.56, 0.58, 0.56, 0.76, 0.36, 0.76), closed=True)
         return
     pen.line(_pts(0.2, 0.45, 0.2, 0.95, 0.8, 0.95, 0.8, 0.45), closed=False)
     roof = _pts(0.08, 0.5, 0.5, 0.05, 0.92, 0.5)
@@ -298,6 +423,17 @@ def draw_church(pen: CellPen, size: int) -> None:
         pen.line(_pts(0.18, 0.0, 0.18, 0.75))
         pen.line(_pts(0.0, 0.22, 0.36, 0.22))
         pen.glyph(digit, (0.45, 0.12, 0.5, 0.82))
+    elif style == 3:  # the digit in a box, nothing else
+        pen.line(_pts(0.05, 0.05, 0.95, 0.05, 0.95, 0.95, 0.05, 0.95), closed=True)
+        pen.glyph(digit, (0.27, 0.17, 0.46, 0.66))
+    elif style == 4:  # a small cross over the digit, no frame
+        pen.line(_pts(0.5, 0.0, 0.5, 0.3))
+        pen.line(_pts(0.38, 0.1, 0.62, 0.1))
+        pen.glyph(digit, (0.28, 0.36, 0.44, 0.62))
+    elif style == 5:  # the digit with a cross after it
+        pen.glyph(digit, (0.08, 0.15, 0.45, 0.75))
+        pen.line(_pts(0.75, 0.15, 0.75, 0.85))
+        pen.line(_pts(0.58, 0.38, 0.92, 0.38))
     else:  # a cross above the digit, in a frame
         pen.line(_pts(0.0, 0.0, 1.0, 0.0, 1.0, 1.0, 0.0, 1.0), closed=True)
         pen.line(_pts(0.17, 0.08, 0.17, 0.42))
@@ -323,7 +459,23 @@ def draw_church_bitmap(pen: CellPen, digit_img: np.ndarray) -> None:
 
 
 def draw_person(pen: CellPen, letter: str) -> None:
-    pen.line(_arc(0.5, 0.5, 0.47, 0.47, 0, 360, 28), closed=True)
+    style = pen.hand.circle_style
+    start = float(pen.rng.uniform(0, 360)) if style in (1, 3) else 0.0
+    if style == 1:  # open: the pen lifts before the circle closes
+        gap = float(pen.rng.uniform(25, 70))
+        pen.line(_arc(0.5, 0.5, 0.47, 0.47, start, start + 360 - gap, 26))
+    elif style == 2:  # an oval, wide or tall
+        rx, ry = (0.47, float(pen.rng.uniform(0.33, 0.4))) if pen.rng.random() < 0.5 else (
+            float(pen.rng.uniform(0.33, 0.4)), 0.47)
+        pen.line(_arc(0.5, 0.5, rx, ry, 0, 360, 28), closed=True)
+    elif style == 3:  # a loose loop whose ends overlap
+        t = np.radians(np.linspace(start, start + float(pen.rng.uniform(380, 420)), 32))
+        r = np.linspace(0.47, float(pen.rng.uniform(0.38, 0.44)), len(t))
+        pen.line(np.stack([0.5 + r * np.cos(t), 0.5 + r * np.sin(t)], axis=1))
+    else:
+        pen.line(_arc(0.5, 0.5, 0.47, 0.47, 0, 360, 28), closed=True)
+    if pen.hand.lowercase > 0 and pen.rng.random() < pen.hand.lowercase:
+        letter = letter.lower()
     pen.glyph(letter, (0.3, 0.25, 0.4, 0.5))
 
 

@@ -1,0 +1,94 @@
+"""Families of hands: the generator draws the symbols in many ways, and the families are told apart so that
+one can be left out of training and read as a stranger's hand."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from companion.layout import ALL_CELLS, LAYOUT
+from vision.cells.labels import GLYPH_CLASSES
+from vision.cells.reader import INNER_INDEX, apply_board_context
+from vision.synth.drawings import CellPen, Hand, draw_symbol
+from vision.synth.hands import FAMILY_NAMES, HAND_FAMILIES, font_glyph, font_path, missing_fonts
+
+
+def test_the_handwriting_fonts_are_installed():
+    """Training and the leave-one-hand-out benchmark draw letters from Debian's handwriting fonts
+    (.ci/run installs them): without them a family would silently fall back to the stroke font."""
+    assert missing_fonts() == []
+
+
+@pytest.mark.parametrize("kind", ["walls", "crates", "churches", "houses", "circles"])
+def test_every_drawing_style_belongs_to_two_families(kind):
+    """Left out of training, a family still shares each way of drawing with another family: the benchmark
+    measures a new hand, not a symbol nobody ever drew in training."""
+    styles = {s for f in HAND_FAMILIES for s in getattr(f, kind)}
+    for style in styles:
+        owners = [f.name for f in HAND_FAMILIES if style in getattr(f, kind)]
+        assert len(owners) >= 2, f"{kind} style {style} is drawn by {owners} only"
+
+
+def test_no_letter_source_is_shared_between_families():
+    sources = [src for f in HAND_FAMILIES for src in f.letters]
+    assert len(sources) == len(set(sources))
+
+
+@pytest.mark.parametrize("name", FAMILY_NAMES)
+def test_a_family_hand_keeps_to_its_family(name):
+    fam = next(f for f in HAND_FAMILIES if f.name == name)
+    rng = np.random.default_rng(3)
+    for _ in range(30):
+        hand = Hand.random(rng, family=name)
+        assert hand.family == name
+        assert hand.wall_style in fam.walls and hand.crate_style in fam.crates
+        assert hand.church_style in fam.churches and hand.house_style in fam.houses
+        assert hand.circle_style in fam.circles
+        assert fam.stroke[0] <= hand.stroke <= fam.stroke[1]
+        if hand.letter_font:
+            assert hand.letter_font in {str(font_path(s)) for s in fam.letters}
+
+
+def test_unknown_family_is_refused():
+    with pytest.raises(ValueError, match="unknown hand family"):
+        Hand.random(np.random.default_rng(0), family="nobody")
+
+
+def test_font_letters_land_in_their_cell_in_lower_and_upper_case():
+    hand = Hand(letter_font=str(font_path("truetype/fifthhorseman/dkg.ttf")), wobble=0.0, lowercase=1.0)
+    mask = np.zeros((128, 128), np.uint8)
+    pen = CellPen(mask, 32, 32, 64, hand, np.random.default_rng(1))
+    draw_symbol(pen, "pM")
+    inside = mask[32:96, 32:96]
+    assert inside.sum() > 0 and mask.sum() == inside.sum()
+    # The lower-case m is not the capital M of the same font.
+    upper, lower = font_glyph(hand.letter_font, "M", 0), font_glyph(hand.letter_font, "m", 0)
+    assert upper is not None and lower is not None and upper.shape != lower.shape
+
+
+def test_every_symbol_of_every_family_leaves_ink():
+    rng = np.random.default_rng(5)
+    for name in FAMILY_NAMES:
+        for _ in range(6):
+            hand = Hand.random(rng, family=name)
+            for glyph in GLYPH_CLASSES[1:]:
+                mask = np.zeros((96, 96), np.uint8)
+                draw_symbol(CellPen(mask, 16, 16, 64, hand, rng), glyph)
+                assert mask.sum() > 255 * 20, f"{name} drew nothing for {glyph}"
+
+
+def test_walls_are_weighed_down_on_inner_spaces_only():
+    """Walls stand on the outer spaces only: on an inner space a doubtful wall reads as the other symbol,
+    a clear one stays a wall (and the rules engine says it is illegal); outer spaces are untouched."""
+    wall, crate = GLYPH_CLASSES.index("W"), GLYPH_CLASSES.index("G")
+    probs = np.full((49, len(GLYPH_CLASSES)), 1e-4)
+    inner, outer = INNER_INDEX[0], ALL_CELLS.index(sorted(LAYOUT.outer_cells - set(LAYOUT.towers))[0])
+    clear_inner = INNER_INDEX[1]
+    for i in (inner, outer):
+        probs[i, wall], probs[i, crate] = 0.55, 0.45
+    probs[clear_inner, wall] = 0.999
+    apply_board_context(probs)
+    assert probs[inner].argmax() == crate
+    assert probs[outer].argmax() == wall
+    assert probs[clear_inner].argmax() == wall
+    assert np.allclose(probs[[inner, clear_inner]].sum(axis=1), 1.0)

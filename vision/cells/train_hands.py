@@ -1,0 +1,163 @@
+"""Train the cell reader on every family of hands, and once without each family (leave one hand out).
+
+    .venv/bin/python -m vision.cells.train_hands                 # data, 5 models without one family, the shipped one
+    .venv/bin/python -m vision.cells.train_hands --only shipped  # just the shipped network
+
+The cells of each family (``vision.synth.hands``) are generated once through the whole path (render,
+photograph, locate, rectify, crop) and kept in ``--cache`` (one file a family). Then:
+
+- ``vision/cells/unseen/cnn_without_<family>.npz``: the network trained on the other four families;
+  ``benchmarks/bench_hands.py`` reads freshly drawn boards of the left-out family with it (the figure that
+  predicts a real table: a hand the network never saw);
+- ``vision/cells/cnn.npz``: the shipped network, trained on all five families. Its softmax temperature is
+  not fitted on hands it was trained on (that makes a network sure of itself exactly where it has learned
+  the hand) but on the left-out families' cells read by the networks that never saw them, so that its
+  confidence is that of a reader meeting a new hand (issue: honest confidence).
+
+Training needs PyTorch (``pip install -e '.[train]'``, CPU build); the weights are read with NumPy.
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+
+import numpy as np
+
+from vision.cells.cnn import CNN_PATH, ConvTrunk
+from vision.cells.dataset import load_digit_split, make_cell_set
+from vision.cells.model import CellModel
+from vision.synth.hands import FAMILY_NAMES
+
+UNSEEN_DIR = CNN_PATH.with_name("unseen")
+PARTS_PER_FAMILY = 2
+
+
+def unseen_model_path(family: str) -> Path:
+    """The network trained without ``family``."""
+    return UNSEEN_DIR / f"cnn_without_{family}.npz"
+
+
+def _family_part(family: str, seed: int, n_boards: int) -> tuple[np.ndarray, np.ndarray]:
+    digits_train, _ = load_digit_split()  # the test split is only ever used by the evaluations
+    cells = make_cell_set(n_boards, np.random.default_rng(seed), digit_bitmaps=digits_train, bitmap_rate=0.2,
+                          keep_crops=True, families=(family,), languages=("en", "it", "fr"))
+    assert cells.crops is not None
+    return cells.crops.astype(np.float16), cells.labels.astype(np.int8)
+
+
+def family_seed(family: str, base: int) -> int:
+    return base + 1000 * (1 + FAMILY_NAMES.index(family))
+
+
+def family_cells(families: tuple[str, ...], n_boards: int, seed: int, cache: Path,
+                 workers: int = 2) -> dict[str, tuple[np.ndarray, np.ndarray]]:
+    """(crops, labels) of ``n_boards`` boards per family, generated side by side and kept in ``cache``."""
+    cache.mkdir(parents=True, exist_ok=True)
+    out: dict[str, tuple[np.ndarray, np.ndarray]] = {}
+    jobs = []
+    for fam in families:
+        path = cache / f"cells-{fam}-{n_boards}-{seed}.npz"
+        if path.is_file():
+            with np.load(path) as d:
+                out[fam] = (d["x"], d["y"])
+            continue
+        per = [n_boards // PARTS_PER_FAMILY + (k < n_boards % PARTS_PER_FAMILY) for k in range(PARTS_PER_FAMILY)]
+        jobs += [(fam, family_seed(fam, seed) + k, n) for k, n in enumerate(per)]
+    if jobs:
+        t0 = time.perf_counter()
+        with ProcessPoolExecutor(max_workers=max(1, workers)) as pool:
+            parts = list(pool.map(_family_part, *zip(*jobs, strict=True)))
+        for fam in {j[0] for j in jobs}:
+            mine = [p for j, p in zip(jobs, parts, strict=True) if j[0] == fam]
+            x, y = np.concatenate([p[0] for p in mine]), np.concatenate([p[1] for p in mine])
+            np.savez(cache / f"cells-{fam}-{n_boards}-{seed}.npz", x=x, y=y)
+            out[fam] = (x, y)
+        print(f"data: {len(jobs)} parts in {time.perf_counter() - t0:.0f} s", flush=True)
+    return out
+
+
+def _split(x: np.ndarray, y: np.ndarray, val_share: float, seed: int) -> tuple[np.ndarray, ...]:
+    """Train / validation by whole boards (41 cells each, in order), so no board is on both sides."""
+    boards = len(y) // 41
+    order = np.random.default_rng(seed).permutation(boards)
+    n_val = max(1, int(round(boards * val_share)))
+    val_idx = (order[:n_val, None] * 41 + np.arange(41)).ravel()
+    train_idx = (order[n_val:, None] * 41 + np.arange(41)).ravel()
+    return x[train_idx], y[train_idx], x[val_idx], y[val_idx]
+
+
+def unseen_predictions(data: dict[str, tuple[np.ndarray, np.ndarray]]) -> tuple[np.ndarray, np.ndarray]:
+    """Logits of every family's cells by the network that never saw that family, and their labels."""
+    logits, labels = [], []
+    for fam, (x, y) in data.items():
+        path = unseen_model_path(fam)
+        if not path.is_file():
+            continue
+        trunk, head = ConvTrunk.load(path), CellModel.load(path)
+        logits.append(head.logits(head.standardise(trunk.features(x.astype(np.float32)))))
+        labels.append(y.astype(np.int64))
+    return np.concatenate(logits), np.concatenate(labels)
+
+
+def temperature_for_unseen(logits: np.ndarray, labels: np.ndarray) -> float:
+    """The temperature that minimises the negative log-likelihood of raw logits (``fit_temperature``'s rule)."""
+    best_t, best_nll = 1.0, np.inf
+    for t in np.exp(np.linspace(np.log(0.3), np.log(8.0), 80)):
+        zt = logits / t
+        zt = zt - zt.max(axis=1, keepdims=True)
+        log_p = zt - np.log(np.exp(zt).sum(axis=1, keepdims=True))
+        nll = -float(log_p[np.arange(len(labels)), labels].mean())
+        if nll < best_nll:
+            best_t, best_nll = float(t), nll
+    return best_t
+
+
+def fit(families: tuple[str, ...], data: dict[str, tuple[np.ndarray, np.ndarray]], out: Path, epochs: int,
+        seed: int, threads: int, temperature: float | None = None) -> None:
+    from vision.cells.train_cnn import train_on
+
+    xs, ys, vxs, vys = [], [], [], []
+    for fam in families:
+        x, y, vx, vy = _split(*data[fam], val_share=0.04, seed=seed)
+        xs.append(x)
+        ys.append(y)
+        vxs.append(vx)
+        vys.append(vy)
+    train_on(np.concatenate(xs), np.concatenate(ys).astype(np.int64), np.concatenate(vxs),
+             np.concatenate(vys).astype(np.int64), out=out, epochs=epochs, seed=seed, threads=threads,
+             temperature=temperature, trained_on=families)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description="Train the cell reader without each hand family, and on all.")
+    parser.add_argument("--boards", type=int, default=1200, help="boards per family (41 drawable cells each)")
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--epochs", type=int, default=6, help="for each network left without a family")
+    parser.add_argument("--shipped-epochs", type=int, default=8)
+    parser.add_argument("--threads", type=int, default=2)
+    parser.add_argument("--cache", type=Path, default=Path("/tmp/companion-cells"))
+    parser.add_argument("--only", choices=("data", "unseen", "shipped"), default=None)
+    parser.add_argument("--families", nargs="+", default=list(FAMILY_NAMES), help="which to leave out in turn")
+    args = parser.parse_args(argv)
+    data = family_cells(FAMILY_NAMES, args.boards, args.seed, args.cache)
+    if args.only == "data":
+        return 0
+    if args.only in (None, "unseen"):
+        UNSEEN_DIR.mkdir(exist_ok=True)
+        for fam in args.families:
+            print(f"== without {fam}", flush=True)
+            fit(tuple(f for f in FAMILY_NAMES if f != fam), data, unseen_model_path(fam), args.epochs, args.seed,
+                args.threads)
+    if args.only in (None, "shipped"):
+        logits, labels = unseen_predictions(data)
+        temperature = temperature_for_unseen(logits, labels) if len(labels) else None
+        print(f"== shipped (temperature from hands never seen: {temperature})", flush=True)
+        fit(FAMILY_NAMES, data, CNN_PATH, args.shipped_epochs, args.seed, args.threads, temperature=temperature)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,161 @@
+"""Families of hands: groups of people who draw the symbols in structurally different ways.
+
+A real table's hand looks like nothing our generator drew, so the cell reader is trained on several
+*families* and judged on a family it was never trained on (``benchmarks/bench_hands.py``). A family
+fixes where its letters and digits come from (the stroke font below, OpenCV's Hershey fonts, or
+handwriting fonts that Debian packages, most made from real people's hands), which ways of drawing each
+symbol its players use, and the range of their pens (width, pressure, wobble, slant).
+
+Every drawing style is used by at least two families, and no font by more than one: a family held out
+of training shows letters, digits, pens and combinations of styles never seen, not a symbol concept
+nobody drew before (``test_hands`` checks both).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+# Debian's packages for the fonts (``.ci/run`` and ``firmware_config`` install them where training or
+# the benchmarks run; the product never needs them).
+FONT_PACKAGES: tuple[str, ...] = (
+    "fonts-dkg-handwriting", "fonts-breip", "fonts-bwht", "fonts-femkeklaver", "fonts-humor-sans",
+    "fonts-comic-neue", "fonts-rufscript", "fonts-sjfonts", "fonts-kristi", "fonts-dancingscript",
+    "fonts-ecolier-court", "fonts-cabinsketch", "fonts-klee",
+)
+FONT_ROOT = Path("/usr/share/fonts")
+
+
+@dataclass(frozen=True)
+class HandFamily:
+    """Who draws how. Styles are the ``draw_*`` functions' numbers (``vision.synth.drawings``)."""
+
+    name: str
+    letters: tuple[str, ...]  # 'strokes', 'hershey:N' or a font file under FONT_ROOT
+    walls: tuple[int, ...]
+    crates: tuple[int, ...]
+    churches: tuple[int, ...]
+    houses: tuple[int, ...]
+    circles: tuple[int, ...]  # 0 closed round, 1 open, 2 oval, 3 loose overlapping loop
+    lowercase: float  # share of persons written in lower case
+    stroke: tuple[float, float]  # pen width, fraction of a cell
+    wobble: tuple[float, float]
+    slant: tuple[float, float]
+    size: tuple[float, float]
+    pressure: tuple[float, float]  # how much the width varies along a stroke
+
+
+HAND_FAMILIES: tuple[HandFamily, ...] = (
+    HandFamily(
+        name="tidy",
+        letters=("hershey:0", "hershey:1", "hershey:2", "hershey:3", "hershey:4",
+                 "opentype/comic-neue/ComicNeue-Regular.otf", "opentype/comic-neue/ComicNeue-Bold.otf",
+                 "opentype/comic-neue/ComicNeue-Light.otf"),
+        walls=(0, 2, 4, 5), crates=(0, 1, 4), churches=(0, 3), houses=(0, 2), circles=(0, 2),
+        lowercase=0.0, stroke=(0.03, 0.055), wobble=(0.0, 0.012), slant=(-0.08, 0.08), size=(0.6, 0.78),
+        pressure=(0.0, 0.15),
+    ),
+    HandFamily(
+        name="quick",
+        letters=("strokes", "truetype/humor-sans/Humor-Sans.ttf", "truetype/cabinsketch/CabinSketch-Regular.ttf",
+                 "truetype/cabinsketch/CabinSketch-Bold.ttf"),
+        walls=(1, 3, 6), crates=(2, 3, 5), churches=(1, 2, 4), houses=(1, 4), circles=(1, 3),
+        lowercase=0.35, stroke=(0.035, 0.07), wobble=(0.015, 0.035), slant=(0.05, 0.3), size=(0.55, 0.8),
+        pressure=(0.1, 0.35),
+    ),
+    HandFamily(
+        name="round",
+        letters=("truetype/fifthhorseman/dkg.ttf", "truetype/fifthhorseman/dkgBd.ttf",
+                 "truetype/fifthhorseman/dkgIt.ttf", "truetype/breip/Breip.ttf",
+                 "truetype/ecolier-court/Ecolier-court.ttf", "truetype/klee/KleeOne-SemiBold.ttf"),
+        walls=(0, 4, 5, 6), crates=(0, 3, 4), churches=(0, 2, 5), houses=(0, 3, 5), circles=(0, 1),
+        lowercase=0.6, stroke=(0.05, 0.085), wobble=(0.005, 0.02), slant=(-0.1, 0.1), size=(0.65, 0.85),
+        pressure=(0.0, 0.2),
+    ),
+    HandFamily(
+        name="school",
+        letters=("opentype/bwht/BecauseWeBuild-Regular.otf", "opentype/bwht/BecauseWeConnect-Regular.otf",
+                 "opentype/bwht/BecauseWeCreate-Regular.otf", "opentype/bwht/BecauseWeLearn-Regular.otf",
+                 "opentype/bwht/BecauseWeMentor-Regular.otf", "opentype/bwht/BecauseWeOrganize-Regular.otf",
+                 "truetype/femkeklaver/femkeklaver.ttf"),
+        walls=(1, 2, 3), crates=(1, 2, 5), churches=(1, 3), houses=(1, 2, 4), circles=(2, 3),
+        lowercase=0.0, stroke=(0.025, 0.05), wobble=(0.01, 0.025), slant=(-0.25, 0.0), size=(0.6, 0.8),
+        pressure=(0.05, 0.3),
+    ),
+    HandFamily(
+        name="loose",
+        letters=("hershey:5", "truetype/rufscript/Rufscript010.ttf", "truetype/sjfonts/Delphine.ttf",
+                 "truetype/sjfonts/SteveHand.ttf", "truetype/kristi/Kristi.ttf",
+                 "opentype/dancingscript/DancingScript-Bold.otf"),
+        walls=(0, 1, 5, 6), crates=(0, 1, 3, 4), churches=(0, 4, 5), houses=(0, 3, 5), circles=(0, 1, 2),
+        lowercase=0.3, stroke=(0.03, 0.075), wobble=(0.02, 0.04), slant=(-0.2, 0.25), size=(0.5, 0.8),
+        pressure=(0.1, 0.4),
+    ),
+)
+FAMILY_NAMES: tuple[str, ...] = tuple(f.name for f in HAND_FAMILIES)
+
+
+def family(name: str) -> HandFamily:
+    for f in HAND_FAMILIES:
+        if f.name == name:
+            return f
+    raise ValueError(f"unknown hand family {name!r} (known: {', '.join(FAMILY_NAMES)})")
+
+
+def font_path(letters: str) -> Path | None:
+    """The font file of a family's letter source (None for the stroke and Hershey fonts)."""
+    if letters == "strokes" or letters.startswith("hershey:"):
+        return None
+    return FONT_ROOT / letters
+
+
+def missing_fonts() -> list[str]:
+    """Font files of the families that are not installed (``FONT_PACKAGES`` brings them)."""
+    return [src for f in HAND_FAMILIES for src in f.letters
+            if (path := font_path(src)) is not None and not path.is_file()]
+
+
+GLYPH_RENDER_PX = 96  # a font's letters are drawn this tall once, then warped into each cell
+
+
+@lru_cache(maxsize=4096)
+def font_glyph(path: str, char: str, weight: int) -> np.ndarray | None:
+    """One character of a font file as ink (float32 0..1), cropped to its ink; ``weight`` thickens the
+    strokes by that many pixels at ``GLYPH_RENDER_PX`` (a broad marker). None when the font lacks it."""
+    from PIL import Image, ImageDraw, ImageFont
+
+    try:
+        font = ImageFont.truetype(path, GLYPH_RENDER_PX)
+    except OSError:
+        return None
+    canvas = Image.new("L", (3 * GLYPH_RENDER_PX, 3 * GLYPH_RENDER_PX), 0)
+    ImageDraw.Draw(canvas).text((GLYPH_RENDER_PX // 2, GLYPH_RENDER_PX // 2), char, fill=255, font=font,
+                                stroke_width=weight, stroke_fill=255)
+    ink = np.asarray(canvas, np.float32) / 255.0
+    ys, xs = np.nonzero(ink > 0.2)
+    if len(ys) < 10:
+        return None
+    ink = ink[ys.min():ys.max() + 1, xs.min():xs.max() + 1]
+    ink.setflags(write=False)
+    return ink
+
+
+def warp_glyph_into(mask: np.ndarray, glyph: np.ndarray, corners: np.ndarray) -> None:
+    """Lay ``glyph`` (0..1) into ``mask`` (uint8, in place) so that its top-left, top-right and bottom-left
+    corners land on ``corners`` (3 x 2 pixels); the brighter of the two wins where they overlap."""
+    h, w = glyph.shape
+    src = np.float32([[0, 0], [w, 0], [0, h]])
+    affine = cv2.getAffineTransform(src, corners.astype(np.float32))
+    x0, y0, bw, bh = cv2.boundingRect(np.vstack([corners, corners[1] + corners[2] - corners[0]]).astype(np.float32))
+    x0, y0 = max(x0 - 1, 0), max(y0 - 1, 0)
+    x1, y1 = min(x0 + bw + 2, mask.shape[1]), min(y0 + bh + 2, mask.shape[0])
+    if x1 <= x0 or y1 <= y0:
+        return
+    affine[:, 2] -= (x0, y0)
+    warped = cv2.warpAffine(glyph, affine, (x1 - x0, y1 - y0), flags=cv2.INTER_AREA)
+    region = mask[y0:y1, x0:x1]
+    np.maximum(region, np.clip(warped * 255.0, 0, 255).astype(np.uint8), out=region)
