@@ -12,6 +12,10 @@ How a turn is seen:
 - the drawing is judged once it has settled (``settle_seconds`` without change, the tray emptied or
   re-rolled); a legal move is applied, an illegal one becomes a dispute until the board is fixed, the
   players override it with a reason, or enter the move by hand.
+- when the camera gives each cell's likely readings, the drawing is read with the rules
+  (``companion.reading``): the most probable legal action for the roll is the move; two nearly as
+  probable become a question for the players (which did you draw?), answered on the dashboard; no legal
+  action that fits the drawing is a dispute as before.
 
 Cells that stay different from the engine after a move (a misread, a smudge) are never taken as new
 drawings of another turn: only cells the engine holds empty can be new. A cell corrected by hand
@@ -30,6 +34,7 @@ from typing import Any
 from companion.errors import UserError
 from companion.game import Game
 from companion.layout import ALL_CELLS, LAYOUT, cell_index
+from companion.reading import MoveReading, cell_probabilities, describe_choice, read_move
 from companion.rules import (
     SYMBOLS,
     Action,
@@ -197,9 +202,25 @@ class Dispute:
 
 
 @dataclass
+class Question:
+    """A close call: two legal readings of the drawing nearly as probable; the players say which it is."""
+
+    player: int
+    choices: list[dict[str, Any]]  # ACTION.json of each reading, the likelier first
+    texts: list[str]  # each in plain words, for the buttons
+    seen: list[dict[str, str]]  # the drawing as the camera read it (the question stands while it does)
+    since: float
+
+    def to_json(self) -> dict[str, Any]:
+        return {"player": self.player, "choices": self.choices, "texts": self.texts, "seen": self.seen,
+                "since": self.since}
+
+
+@dataclass
 class LogEntry:
     seq: int
-    kind: str  # move | override | dispute | resolved | correction | undo | end | note | start
+    kind: str  # move | override | dispute | resolved | question | answered | withdrawn | correction | undo | end
+    #            | note | start
     text: str
     at: float
     legal: bool | None = None
@@ -220,11 +241,12 @@ class Tracker:
     """
 
     def __init__(self, store: Any, game_id: int, *, settle_seconds: float = 0.0,
-                 clock: Callable[[], float] = time.time) -> None:
+                 clock: Callable[[], float] = time.time, rules_aware: bool = True) -> None:
         self.store = store
         self.game_id = game_id
         self.settle_seconds = settle_seconds
         self.clock = clock
+        self.rules_aware = rules_aware  # read drawings with the rules (False: each cell's likeliest reading)
         self._lock = threading.RLock()
         self.version = 0
         self.listeners: list[Callable[[Tracker], None]] = []
@@ -246,7 +268,8 @@ class Tracker:
     @classmethod
     def start_game(cls, store: Any, names: Sequence[str], *, start_player: int = 0,
                    seats: Sequence[int] | None = None, language: str = "en", camera: str | None = None,
-                   settle_seconds: float = 0.0, clock: Callable[[], float] = time.time) -> Tracker:
+                   settle_seconds: float = 0.0, clock: Callable[[], float] = time.time,
+                   rules_aware: bool = True) -> Tracker:
         names = [str(n).strip() for n in names]
         if not 2 <= len(names) <= 5:
             raise UserError(f"a game needs 2 to 5 players, not {len(names)}")
@@ -265,7 +288,7 @@ class Tracker:
         game_id = store.create_game(meta, first_event={
             "type": "start", "players": names, "start_player": start_player,
             "seats": seat_list, "language": language, "at": clock()})
-        return cls(store, game_id, settle_seconds=settle_seconds, clock=clock)
+        return cls(store, game_id, settle_seconds=settle_seconds, clock=clock, rules_aware=rules_aware)
 
     # -- replay -----------------------------------------------------------------------------------
     def _replay(self) -> None:
@@ -284,11 +307,14 @@ class Tracker:
         game = Game.new(self.names, int(start.get("start_player", 0)))
         log: list[LogEntry] = [LogEntry(0, "start", "Game started: " + ", ".join(self.names), start.get("at", 0.0))]
         dispute: Dispute | None = None
+        question: Question | None = None
         finished_tally: dict[str, Any] | None = None
         move_seqs: list[int] = []  # store index of each applied move, for undo and corrections
         move_actions: dict[int, dict[str, Any]] = {}  # the action each applied move stands for
         for seq, ev in enumerate(events[1:], start=1):
             kind, at = ev.get("type"), float(ev.get("at", 0.0))
+            if kind in ("move", "override", "undo", "dispute", "resolved", "question", "answered", "withdrawn"):
+                question = None
             if kind == "move":
                 action = corrections.get(seq, ev["action"])
                 verdict = game.play(Action.from_json(action))
@@ -332,6 +358,17 @@ class Tracker:
             elif kind == "resolved":
                 dispute = None
                 log.append(LogEntry(seq, "resolved", f"Dispute closed: {ev.get('how', '')}", at))
+            elif kind == "question":
+                dispute = None
+                question = Question(int(ev["player"]), list(ev["choices"]), list(ev["texts"]),
+                                    list(ev.get("seen", [])), at)
+                who = self.names[question.player] if 0 <= question.player < len(self.names) else "?"
+                log.append(LogEntry(seq, "question", f"{who}: which was drawn? " + " or ".join(question.texts),
+                                    at, None, [], None, ev.get("source", "camera")))
+            elif kind == "answered":
+                log.append(LogEntry(seq, "answered", f"The players said: {ev.get('text', '')}", at))
+            elif kind == "withdrawn":
+                log.append(LogEntry(seq, "withdrawn", f"Question dropped: {ev.get('how', '')}", at))
             elif kind == "correction":
                 log.append(LogEntry(seq, "correction", f"Cell {ev.get('cell')} corrected to "
                                     f"{item_name(ev.get('item', '.'))}: {ev.get('reason', 'misread')}", at))
@@ -343,6 +380,7 @@ class Tracker:
         self.game = game
         self.log = log
         self.dispute = dispute
+        self.question = question
         self.move_seqs = move_seqs
         self.move_actions = move_actions
         self.tally = finished_tally
@@ -435,7 +473,8 @@ class Tracker:
         with self._lock:
             changed = False
             for board in obs.boards:
-                self.last_boards[board.seat] = {"city": list(board.city), "uncertain": list(board.uncertain)}
+                self.last_boards[board.seat] = {"city": list(board.city), "uncertain": list(board.uncertain),
+                                                "alternatives": dict(getattr(board, "alternatives", None) or {})}
             if obs.pirate_boxes is not None and obs.pirate_boxes != self.seen_pirate_boxes:
                 self.seen_pirate_boxes = int(obs.pirate_boxes)
                 changed = True
@@ -503,7 +542,13 @@ class Tracker:
             self.ignored_diff = None
         if self.dispute is not None:
             return self._recheck_dispute(player, new)
+        if self.question is not None and new == self.question.seen:
+            return False  # still the drawing asked about
         if not new:
+            if self.question is not None:
+                self._record({"type": "withdrawn", "how": "drawing erased"})
+                self.pending = None
+                return True
             if self.pending is not None:
                 self.pending = None  # erased before it settled
                 return True
@@ -543,8 +588,10 @@ class Tracker:
         if pending is None or self.finished:
             return
         dice = self.turn_dice
-        if self.dispute is not None and len(self.dispute.action.get("dice") or []) == 5:
-            dice = list(self.dispute.action["dice"])  # the board is being fixed: same roll
+        held = self.dispute.action if self.dispute is not None else (
+            self.question.choices[0] if self.question is not None else None)
+        if held is not None and len(held.get("dice") or []) == 5:
+            dice = list(held["dice"])  # the board is being fixed or a question is open: same roll
         if dice is None and self.tray_in_view:
             self.pending = pending  # drawn before the roll was seen: wait for the dice
             return
@@ -553,7 +600,74 @@ class Tracker:
             self._open_dispute(action, [{"rule": RULE_DICE_UNSEEN, "message":
                                "The five dice were not seen in the tray; put them back or enter the move by hand."}])
             return
-        self._judge_and_record(infer_action(pending["player"], dice, pending["place"]), source="camera")
+        self._read_drawing(pending["player"], dice, pending["place"])
+
+    def cell_readings(self, player: int) -> dict[str, dict[str, float]] | None:
+        """Each space ``player``'s city holds empty, as the camera reads it: city character -> probability.
+        None when the camera gives no alternatives for that board (then the likeliest reading is all)."""
+        seat = self.seats[player]
+        board = self.last_boards.get(seat)
+        if board is None or not board.get("alternatives"):
+            return None
+        seen = self.seen_city(seat)
+        assert seen is not None
+        engine = self.state.players[player].city
+        cells: dict[str, dict[str, float]] = {}
+        for cell in ALL_CELLS:
+            if cell not in SPACES or city_cell(engine, cell) != ".":
+                continue
+            if (seat, cell) in self.aliases:  # corrected by hand: the players' word is certain
+                cells[cell] = {city_cell(seen, cell): 1.0}
+            else:
+                cells[cell] = cell_probabilities(board["alternatives"].get(cell), city_cell(seen, cell))
+        return cells
+
+    def read_with_rules(self, player: int, dice: Sequence[str]) -> MoveReading | None:
+        """The legal actions that fit ``player``'s drawing, most probable first; None when the camera
+        gives no probabilities or the tracker reads without the rules."""
+        if not self.rules_aware or len(dice) != 5:
+            return None
+        cells = self.cell_readings(player)
+        return None if cells is None else read_move(self.state, dice, cells)
+
+    def _read_drawing(self, player: int, dice: list[str], place: list[dict[str, str]]) -> None:
+        """A settled drawing: the most probable legal action is the move; a close call is asked; no legal
+        action that fits is a dispute about the drawing as read."""
+        raw = infer_action(player, dice, place)
+        reading = self.read_with_rules(player, dice)
+        if reading is None or not reading.ranked:
+            self._judge_and_record(raw, source="camera")
+            return
+        if reading.close:
+            self._ask(player, reading.ranked[0].action, reading.ranked[1].action, place)
+            return
+        self._judge_and_record(reading.ranked[0].action, source="camera")
+
+    def _ask(self, player: int, first: dict[str, Any], second: dict[str, Any],
+             seen: list[dict[str, str]]) -> None:
+        if self.question is not None and self.question.choices == [first, second]:
+            return
+        if self.dispute is not None:
+            self._append({"type": "resolved", "how": "fixed on the board"})
+        self._record({"type": "question", "player": player, "choices": [first, second],
+                      "texts": [describe_choice(first, second), describe_choice(second, first)],
+                      "seen": [dict(p) for p in seen], "source": "camera"})
+
+    def answer_question(self, choice: int) -> dict[str, Any]:
+        """The players say which reading of the drawing is right: it is recorded as the move."""
+        with self._lock:
+            if self.question is None:
+                raise UserError("there is no question to answer")
+            if choice not in range(len(self.question.choices)):
+                raise UserError(f"choice must be 1 or {len(self.question.choices)}, not {choice + 1}")
+            action = self.question.choices[choice]
+            verdict = judge(self.state, Action.from_json(action))
+            if not verdict.legal:  # the game changed under the question: enter the move by hand
+                raise UserError("that reading is no longer legal; enter the move by hand")
+            self._append({"type": "answered", "choice": choice, "text": self.question.texts[choice]})
+            self.pending = None
+            self._record({"type": "move", "action": action, "source": "answer"})
+            return action
 
     def _judge_and_record(self, action: dict[str, Any], source: str) -> Any:
         verdict = judge(self.state, Action.from_json(action))
@@ -589,7 +703,7 @@ class Tracker:
             if self.pending is None or self.pending["place"] != new:
                 self.pending = {"player": player, "place": new, "since": self.clock()}
             return True
-        self._judge_and_record(infer_action(player, dice, new), source="camera")
+        self._read_drawing(player, list(dice), new)
         return True
 
     def _update_warnings(self) -> None:
@@ -729,6 +843,18 @@ class Tracker:
                 self.pending["since"] = self.clock()
             self._record({"type": "note", "text": f"Cell {cell} of {self.names[player]} reads as "
                           f"{item_name(item)} from now on ({reason})."})
+            question = self.question
+            if question is not None and player == question.player and self.last_boards.get(seat) is not None:
+                # a cell of the drawing asked about, said by hand: read the drawing again with it
+                seen = self.seen_city(seat)
+                assert seen is not None
+                new, _ = diff_city(self.state.players[player].city, seen)
+                if new != question.seen:
+                    self.pending = None
+                    if new:
+                        self._read_drawing(player, list(question.choices[0]["dice"]), new)
+                    else:
+                        self._record({"type": "withdrawn", "how": "drawing erased"})
 
     def _move_that_drew(self, events: list[dict[str, Any]], player: int,
                         cell: str) -> tuple[int, dict[str, Any]] | None:
@@ -808,6 +934,7 @@ class Tracker:
                 "dice": self.turn_dice,
                 "pending": self.pending,
                 "dispute": self.dispute.to_json() if self.dispute else None,
+                "question": self.question.to_json() if self.question else None,
                 "warnings": list(self.warnings),
                 "log": [e.to_json() for e in self.log],
                 "tally": self.tally,

@@ -18,6 +18,9 @@ class BoardReading:
     ``city`` is 7 strings of 7 characters in city notation (rules-reference.md); a cell read with
     low confidence still carries the best guess in ``city`` but is listed in ``uncertain``.
     ``confidence`` is 7 rows of 7 floats in [0, 1] (towers are 1.0).
+    ``alternatives`` maps each drawable cell's name to its likeliest readings in city notation with their
+    probabilities (``{"D4": {"c": 0.55, "j": 0.4, ".": 0.03}}``, at most a few, the rest is unlikely): the
+    tracker weighs them against the rules when a move is drawn. Empty when the reader gives none.
     """
 
     seat: int
@@ -26,6 +29,7 @@ class BoardReading:
     uncertain: tuple[str, ...] = ()
     # Board corners in the frame (A1, G1, G7, A7 outer corners), pixels; for overlays.
     corners: tuple[tuple[float, float], ...] = ()
+    alternatives: dict[str, dict[str, float]] = field(default_factory=dict, compare=False, hash=False)
 
     def to_json(self) -> dict[str, Any]:
         return {"seat": self.seat, "city": list(self.city), "uncertain": list(self.uncertain)}

@@ -37,6 +37,8 @@ _STATIC_FRAMES_FOR_REFERENCE = 8
 # Every plane of the kit: one that shows only some of its markers gets a second look for the others.
 KIT_LAYOUTS: tuple[PlaneLayout, ...] = (*BOARD_LAYOUTS, TRAY_LAYOUT, TRACK_LAYOUT)
 _MAX_BOARD_THREADS = 4  # a Pi 4 or 5 has 4 cores; more threads than cores only wait
+# One board's cells as read: city, confidence, uncertain cells, each cell's likeliest readings.
+CellsRead = tuple[list[str], list[list[float]], list[str], dict[str, dict[str, float]]]
 
 
 class TableReader:
@@ -155,7 +157,7 @@ class TableReader:
                 continue
             to_read.append((len(boards), lb, thumb, corners))
             boards.append(None)
-        for (slot, lb, thumb, corners), (city, confidence, uncertain) in zip(
+        for (slot, lb, thumb, corners), (city, confidence, uncertain, alternatives) in zip(
                 to_read, self._read_cells([lb.rectified for _, lb, _, _ in to_read]), strict=True):
             board = BoardReading(
                 seat=lb.seat,
@@ -163,6 +165,7 @@ class TableReader:
                 confidence=tuple(tuple(float(v) for v in row) for row in confidence),
                 uncertain=tuple(uncertain),
                 corners=corners,
+                alternatives=alternatives,
             )
             self._board_cache[lb.seat] = (thumb, board)
             boards[slot] = board
@@ -203,20 +206,28 @@ class TableReader:
         return Observation(boards=tuple(b for b in boards if b is not None), dice=dice, pirate_boxes=pirate_boxes,
                            extra=extra)
 
-    def _read_cells(self, rectified: list[np.ndarray]) -> list[tuple[list[str], list[list[float]], list[str]]]:
+    def _read_cells(self, rectified: list[np.ndarray]) -> list[CellsRead]:
         """The cell reader on each board, side by side on the machine's cores when there are several: the
         network's matrix products and OpenCV release the GIL, so 4 boards take 26-30 ms on this 2-core
         machine instead of 51 (and BLAS stays on one thread per board, see ``single_threaded_blas``)."""
         cores = min(os.cpu_count() or 1, _MAX_BOARD_THREADS)
+        read = self._read_one_board
         if cores <= 1 or len(rectified) <= 1:
-            return [self.cell_reader.read(r) for r in rectified]
+            return [read(r) for r in rectified]
         if self._pool is None:
             self._pool = ThreadPoolExecutor(max_workers=cores, thread_name_prefix="board")
-        reader = self.cell_reader
         # Limited here, around the whole batch: each read's own limit then saves and restores 1, whatever
         # order the threads enter and leave in.
         with single_threaded_blas():
-            return list(self._pool.map(reader.read, rectified))
+            return list(self._pool.map(read, rectified))
+
+    def _read_one_board(self, rectified: np.ndarray) -> CellsRead:
+        """(city, confidence, uncertain, alternatives); a reader without alternatives gives none."""
+        reader = self.cell_reader
+        if hasattr(reader, "read_with_alternatives"):
+            return tuple(reader.read_with_alternatives(rectified))  # type: ignore[return-value]
+        city, confidence, uncertain = reader.read(rectified)
+        return city, confidence, uncertain, {}
 
 
 _THUMB_SIDE = 84  # 12 px a cell: a new drawing changes dozens of pixels, sensor noise none

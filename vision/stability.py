@@ -6,7 +6,8 @@ hidden) keeps its last committed value. The cleaned observation is committed onl
 from the last commit and has stayed exactly the same for ``hold_frames`` consecutive frames and at
 least ``hold_seconds``; a reading with doubtful parts (a die read with low confidence, a board
 suddenly much less sure of its cells, an unclear track) must hold ``doubt_factor`` times longer. Any
-distrusted frame restarts the count.
+distrusted frame restarts the count. Each board's per-cell ``alternatives`` (the readings' probabilities
+the tracker weighs against the rules) are not averaged: the committed frame's own are kept, like its city.
 """
 
 from __future__ import annotations

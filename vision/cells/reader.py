@@ -40,6 +40,10 @@ SECOND_LOOK_SHIFTS: tuple[tuple[float, float], ...] = ((-3, 0), (3, 0), (0, -3),
 # wall drawn inside by mistake still reads as a wall when the picture is clear (and the rules engine then
 # says it is illegal), but a box with a cross that looks a little like bricks reads as the crate it is.
 INNER_WALL_PRIOR = 0.05
+# What a cell's ``alternatives`` keep for the tracker's rules-aware reading: its likeliest readings, at
+# most this many, each at least this probable (the rest of the mass is spread thin over the others).
+ALTERNATIVES_KEPT = 4
+ALTERNATIVE_AT_LEAST = 0.001
 
 _TOWER_INDEX = frozenset(ALL_CELLS.index(t) for t in LAYOUT.towers)
 # The printed crates are part of the board: nobody can draw there, so they are not read either.
@@ -170,7 +174,32 @@ class CellReader:
         Every cell carries its best guess in ``city``; those under ``UNCERTAIN_BELOW`` are also listed
         in ``uncertain``.
         """
+        return self._read(self.probabilities(rectified))
+
+    def read_with_alternatives(
+        self, rectified: np.ndarray,
+    ) -> tuple[list[str], list[list[float]], list[str], dict[str, dict[str, float]]]:
+        """``read``'s three answers and each drawable cell's likeliest readings: cell name -> {city
+        character: probability} (``BoardReading.alternatives``)."""
         probs = self.probabilities(rectified)
+        return (*self._read(probs), self.alternatives(probs))
+
+    def alternatives(self, probs: np.ndarray) -> dict[str, dict[str, float]]:
+        """The likeliest readings of each drawable cell in city notation, from ``probabilities``."""
+        drawable = probs[list(DRAWABLE_INDEX)]
+        order = np.argsort(-drawable, axis=1)[:, :ALTERNATIVES_KEPT]
+        out: dict[str, dict[str, float]] = {}
+        for row, cell in enumerate(DRAWABLE_INDEX):
+            likely: dict[str, float] = {}
+            for k in order[row]:
+                p = float(drawable[row, k])
+                char = self.chars[int(k)]
+                if char is not None and (p >= ALTERNATIVE_AT_LEAST or not likely):
+                    likely[char] = round(p, 4)
+            out[ALL_CELLS[cell]] = likely
+        return out
+
+    def _read(self, probs: np.ndarray) -> tuple[list[str], list[list[float]], list[str]]:
         best = probs.argmax(axis=1)
         city: list[str] = []
         confidence: list[list[float]] = []

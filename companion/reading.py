@@ -1,0 +1,157 @@
+"""Rules-aware move reading: which legal move explains a turn's drawing best.
+
+A turn's new drawings must form one legal action for the dice in the tray. The cell reader gives each
+cell a few likely readings with their probabilities (``BoardReading.alternatives``); every legal action
+of the roll that only draws on cells where something may have been drawn is scored by how probable the
+board makes it, and the most probable one is the move. Pure Python: the rules engine enumerates, this
+module only weighs (no OpenCV, no NumPy).
+
+The score of an action is the log-probability of the board showing exactly what it draws, relative to
+the board showing nothing new: the sum, over the cells it draws on, of log p(item) - log p(empty) (the
+cells it leaves alone count as empty, and all cells empty is the common baseline). The raw reading,
+each cell's likeliest reading taken alone, scores highest of all; an action scoring far below it (a
+confident drawing it has to call empty or something else) does not fit, and an illegal drawing with no
+legal action that fits stays a dispute.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from companion.layout import ALL_CELLS
+from companion.rules import legal_actions
+
+EMPTY = "."
+# The probability of a reading the cell reader did not list (it lists readings down to 0.001).
+UNLISTED = 1e-4
+# A cell takes part when the reader gives a drawing there at least this probability: a legal action that
+# draws on a cell read empty with more certainty than that is never the most probable one anyway, and
+# skipping those cells keeps the scoring to the few actions that matter.
+CANDIDATE_AT_LEAST = 0.02
+# Both thresholds are log-probability ratios chosen by measurement (benchmarks/bench_moves.py prints the
+# moves read right, asked and wrong for a range of them on an unseen hand; track.md has the table).
+# A legal action at most this much less probable than the raw reading fits the drawing (e^4.6 = 100:1):
+# on a hand the network never saw, a misread cell often has its right reading at 2-30 %, while an
+# illegal drawing read with confidence has its "empty" at well under 1 %.
+FIT_WITHIN = 4.6
+# Two fitting legal actions closer than this (e^1.4 = 4:1) are a close call: the players are asked.
+ASK_WITHIN = 1.4
+
+
+def cell_probabilities(alternatives: Mapping[str, float] | None, seen: str) -> dict[str, float]:
+    """One cell's readings as probabilities: the reader's alternatives, else its one reading for sure."""
+    if not alternatives:
+        return {seen: 1.0}
+    return {str(k): float(v) for k, v in alternatives.items()}
+
+
+def _log_p(probs: Mapping[str, float], item: str) -> float:
+    return math.log(max(float(probs.get(item, 0.0)), UNLISTED))
+
+
+@dataclass(frozen=True)
+class ScoredAction:
+    action: dict[str, Any]  # ACTION.json
+    score: float  # log-probability relative to nothing drawn
+
+
+@dataclass(frozen=True)
+class MoveReading:
+    """What the rules make of a drawing: the fitting legal actions, most probable first."""
+
+    raw_score: float  # the raw reading's score: the best any explanation of the cells can do
+    ranked: list[ScoredAction] = field(default_factory=list)  # fitting legal actions, best first
+    candidates: tuple[str, ...] = ()  # the cells where something may have been drawn
+
+    @property
+    def best(self) -> dict[str, Any] | None:
+        return self.ranked[0].action if self.ranked else None
+
+    @property
+    def margin(self) -> float:
+        """How much more probable the best fitting action is than the next (log ratio; inf: only one)."""
+        if len(self.ranked) < 2:
+            return math.inf
+        return self.ranked[0].score - self.ranked[1].score
+
+    @property
+    def close(self) -> bool:
+        return len(self.ranked) >= 2 and self.margin < ASK_WITHIN
+
+
+def read_move(state: Any, dice: Sequence[str], cells: Mapping[str, Mapping[str, float]],
+              *, fit_within: float = FIT_WITHIN) -> MoveReading:
+    """Weigh every legal action of ``state``'s current player with these ``dice`` against ``cells``.
+
+    ``cells`` maps each space the engine holds empty to its readings' probabilities (city character ->
+    probability; ``cell_probabilities``). Only actions that draw something, and only on cells with a
+    drawing at least ``CANDIDATE_AT_LEAST`` probable, are weighed; those within ``fit_within`` of the raw
+    reading are returned, best first.
+    """
+    logs: dict[str, dict[str, float]] = {}
+    raw = 0.0
+    for cell, probs in cells.items():
+        if 1.0 - float(probs.get(EMPTY, 0.0)) < CANDIDATE_AT_LEAST:
+            continue
+        empty = _log_p(probs, EMPTY)
+        gains = {item: _log_p(probs, item) - empty for item in probs if item != EMPTY}
+        logs[cell] = gains
+        raw += max(0.0, *gains.values()) if gains else 0.0
+    unlisted: dict[str, float] = {cell: math.log(UNLISTED) - _log_p(cells[cell], EMPTY) for cell in logs}
+    ranked: list[ScoredAction] = []
+    if logs:
+        seen: set[tuple[tuple[str, str], ...]] = set()
+        for action in legal_actions(state, list(dice)):
+            place = action.place
+            if not place or any(p.cell not in logs for p in place):
+                continue
+            score = 0.0
+            for p in place:
+                score += logs[p.cell].get(p.item, unlisted[p.cell])
+            if raw - score > fit_within:
+                continue
+            key = tuple(sorted((p.cell, p.item) for p in place))
+            if key in seen:
+                continue
+            seen.add(key)
+            as_json = action.to_json()
+            as_json["place"].sort(key=lambda pl: ALL_CELLS.index(pl["cell"]))
+            ranked.append(ScoredAction(as_json, score))
+    ranked.sort(key=lambda s: -s.score)
+    return MoveReading(raw, ranked, tuple(sorted(logs, key=ALL_CELLS.index)))
+
+
+PERSON_WORDS: dict[str, str] = {
+    "c": "a citizen", "s": "a soldier", "p": "a priest", "a": "an architect", "m": "a merchant",
+    "j": "a juggler", "n": "a noble",
+}
+ITEM_WORDS: dict[str, str] = {"W": "a wall", "G": "a crate", "H": "a house", **PERSON_WORDS,
+                              **{str(n): f"a church {n}" for n in range(1, 6)}}
+
+
+def describe_choice(action: Mapping[str, Any], other: Mapping[str, Any] | None = None) -> str:
+    """A reading in plain words for a question's button: what is drawn where (with ``other``, the cells
+    where the two readings differ come first), and the dice turned."""
+    place = list(action.get("place", []))
+    if other is not None:
+        theirs = {(p["cell"], p["item"]) for p in other.get("place", [])}
+        place.sort(key=lambda p: (p["cell"], p["item"]) in theirs)
+    groups: dict[str, list[str]] = {}
+    for p in place:
+        groups.setdefault(p["item"], []).append(p["cell"])
+    parts = []
+    for item, where in groups.items():
+        word = ITEM_WORDS.get(item, item)
+        if len(where) > 1:
+            plural = {"a wall": "walls", "a crate": "crates", "a house": "houses"}.get(word, word)
+            parts.append(f"{len(where)} {plural} at {', '.join(where)}")
+        else:
+            parts.append(f"{word} at {where[0]}")
+    text = ", ".join(parts) if parts else "nothing drawn"
+    turned = int(action.get("turned", 0))
+    if turned:
+        text += f" ({turned} {'die' if turned == 1 else 'dice'} turned)"
+    return text[:1].upper() + text[1:]

@@ -1,0 +1,177 @@
+"""Rules-aware move reading: the tracker weighs every legal action of the roll against the camera's cell
+probabilities, takes the most probable, asks the players about a close call, and keeps a dispute for a
+drawing no legal action fits."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+
+from companion.errors import UserError
+from companion.layout import ALL_CELLS, LAYOUT, empty_city
+from companion.reading import ASK_WITHIN, FIT_WITHIN, describe_choice, read_move
+from companion.rules import GameState
+from companion.tracker import Tracker, city_cell
+from vision.observation import BoardReading, Observation
+
+from .conftest import ONES, dice_readings, draw
+
+START = empty_city()
+TWO_HEADS = ["head", "head", "wall", "crate", "swords"]
+
+
+def reading(seat: int, city: list[str], doubts: dict[str, dict[str, float]] | None = None) -> BoardReading:
+    """A board as the camera reads it: every drawable cell certain of what it shows, except ``doubts``
+    (cell -> readings with probabilities), whose likeliest reading is what ``city`` shows there."""
+    doubts = doubts or {}
+    alternatives: dict[str, dict[str, float]] = {}
+    rows = [list(r) for r in city]
+    for cell in ALL_CELLS:
+        if cell in LAYOUT.towers or cell in LAYOUT.printed_crates:
+            continue
+        if cell in doubts:
+            alternatives[cell] = dict(doubts[cell])
+            best = max(doubts[cell], key=doubts[cell].__getitem__)
+            col, row = "ABCDEFG".index(cell[0]), int(cell[1]) - 1
+            rows[row][col] = best
+        else:
+            alternatives[cell] = {city_cell(city, cell): 1.0}
+    return BoardReading(seat=seat, city=tuple("".join(r) for r in rows), confidence=ONES,
+                        alternatives=alternatives)
+
+
+def seen(cities: list[list[str]], dice: list[str] | None, doubts: dict[str, dict[str, float]] | None = None,
+         player: int = 0) -> Observation:
+    boards = tuple(reading(i, c, doubts if i == player else None) for i, c in enumerate(cities))
+    return Observation(boards=boards, dice=None if dice is None else dice_readings(dice))
+
+
+def new_tracker(store, **kw) -> Tracker:
+    return Tracker.start_game(store, ["Anke", "Ben"], start_player=0, **kw)
+
+
+def play_doubtful_person(tracker: Tracker, doubts: dict[str, dict[str, float]], dice: list[str] = TWO_HEADS) -> None:
+    tracker.observe(seen([START, START], dice))
+    tracker.observe(seen([START, START], dice, doubts))
+
+
+def test_two_heads_never_make_a_juggler(store):
+    """The camera likes a juggler best (55 %), but two heads and 3 coins cannot make one (it needs 4
+    heads: 2 turned cost 4 coins); the soldier it saw at 35 % is the move."""
+    t = new_tracker(store)
+    play_doubtful_person(t, {"D4": {"j": 0.55, "s": 0.35, "c": 0.05, ".": 0.01}})
+    assert t.dispute is None and t.question is None
+    move = t.last_action
+    assert move["place"] == [{"cell": "D4", "item": "s"}] and move["symbol"] == "head" and move["turned"] == 0
+    assert city_cell(t.state.players[0].city, "D4") == "s"
+
+
+def test_the_issues_example_citizen_55_juggler_40(store):
+    """'c 55 % / j 40 %' with two heads rolled: never the juggler. (The citizen is legal: a player may use
+    fewer of the dice showing the symbol, rules-reference.md, so it is the most probable legal move.)"""
+    t = new_tracker(store)
+    play_doubtful_person(t, {"D4": {"c": 0.55, "j": 0.40, "s": 0.02, ".": 0.01}})
+    assert t.question is None and t.dispute is None
+    assert t.last_action["place"] == [{"cell": "D4", "item": "c"}]
+    # the same reading the other way round: the juggler is likelier, still impossible
+    t2 = Tracker.start_game(store, ["Anke", "Ben"])
+    play_doubtful_person(t2, {"D4": {"j": 0.55, "c": 0.40, "s": 0.02, ".": 0.01}})
+    assert t2.last_action["place"] == [{"cell": "D4", "item": "c"}]
+
+
+def test_without_the_rules_the_same_reading_is_a_dispute(store):
+    t = new_tracker(store, rules_aware=False)
+    play_doubtful_person(t, {"D4": {"j": 0.55, "s": 0.35, "c": 0.05, ".": 0.01}})
+    assert t.dispute is not None and t.dispute.action["place"] == [{"cell": "D4", "item": "j"}]
+    assert t.current_player() == 0
+
+
+def test_a_close_call_is_asked_and_the_answer_is_the_move(store):
+    t = new_tracker(store)
+    play_doubtful_person(t, {"D4": {"s": 0.5, "p": 0.45, ".": 0.02}})
+    assert t.question is not None and t.dispute is None
+    assert t.current_player() == 0 and city_cell(t.state.players[0].city, "D4") == "."  # nothing applied yet
+    q = t.snapshot()["question"]
+    assert [c["place"] for c in q["choices"]] == [[{"cell": "D4", "item": "s"}], [{"cell": "D4", "item": "p"}]]
+    assert q["texts"] == ["A soldier at D4", "A priest at D4"]
+    # the same view again does not ask twice
+    t.observe(seen([START, START], TWO_HEADS, {"D4": {"s": 0.5, "p": 0.45, ".": 0.02}}))
+    assert [e["type"] for e in store.events(t.game_id)].count("question") == 1
+    with pytest.raises(UserError):
+        t.answer_question(2)
+    t.answer_question(1)
+    assert t.question is None
+    assert t.last_action["place"] == [{"cell": "D4", "item": "p"}]
+    assert city_cell(t.state.players[0].city, "D4") == "p" and t.current_player() == 1
+    assert [e["type"] for e in store.events(t.game_id)][-3:] == ["question", "answered", "move"]
+    assert [e.kind for e in t.log][-3:] == ["question", "answered", "move"]
+    with pytest.raises(UserError):
+        t.answer_question(0)  # nothing asked any more
+
+
+def test_a_question_survives_a_restart(store):
+    t = new_tracker(store)
+    play_doubtful_person(t, {"D4": {"s": 0.5, "p": 0.45, ".": 0.02}})
+    asked = t.question
+    again = Tracker(store, t.game_id)
+    assert again.question is not None
+    assert again.question.choices == asked.choices and again.question.texts == asked.texts
+    assert again.snapshot()["question"]["texts"] == ["A soldier at D4", "A priest at D4"]
+    again.answer_question(0)
+    assert city_cell(again.state.players[0].city, "D4") == "s"
+    assert Tracker(store, t.game_id).question is None
+
+
+def test_no_legal_action_fits_a_confident_illegal_drawing(store):
+    """A wall on an inner space read with confidence: calling it empty would explain away a drawing the
+    camera is sure of, so it stays a dispute, as without the rules."""
+    t = new_tracker(store)
+    walls = ["wall", "wall", "crate", "head", "swords"]
+    t.observe(seen([START, START], walls))
+    t.observe(seen([START, START], walls, {"B1": {"W": 0.99, ".": 0.005}, "D4": {"W": 0.97, "G": 0.02, ".": 0.005}}))
+    assert t.question is None
+    assert t.dispute is not None and [e["rule"] for e in t.dispute.errors] == ["wall.outer_only"]
+    assert t.dispute.action["place"] == [{"cell": "B1", "item": "W"}, {"cell": "D4", "item": "W"}]
+
+
+def test_a_faint_phantom_is_not_part_of_the_move(store):
+    """Two walls drawn on B1 and C1 and a smudge on D4 that reads as a wall at 60 %: a wall on an inner
+    space is impossible, and the walls alone explain the board well enough."""
+    t = new_tracker(store)
+    walls = ["wall", "wall", "crate", "head", "swords"]
+    t.observe(seen([START, START], walls))
+    t.observe(seen([START, START], walls, {"B1": {"W": 0.99, ".": 0.005}, "C1": {"W": 0.98, ".": 0.01},
+                                            "D4": {"W": 0.6, ".": 0.4}}))
+    assert t.dispute is None and t.question is None
+    assert t.last_action["place"] == [{"cell": "B1", "item": "W"}, {"cell": "C1", "item": "W"}]
+
+
+def test_a_cell_corrected_by_hand_settles_the_question(store):
+    t = new_tracker(store)
+    play_doubtful_person(t, {"D4": {"s": 0.5, "p": 0.45, ".": 0.02}})
+    assert t.question is not None
+    t.correct_cell(0, "D4", "p")
+    assert t.question is None and t.last_action["place"] == [{"cell": "D4", "item": "p"}]
+
+
+def test_read_move_scores_and_margin():
+    state = GameState.new(["Anke", "Ben"])
+    cells = {c: {".": 1.0} for c in ALL_CELLS if c not in LAYOUT.towers and c not in LAYOUT.printed_crates}
+    cells["D4"] = {"s": 0.5, "p": 0.3, "j": 0.15, ".": 0.05}
+    result = read_move(state, TWO_HEADS, cells)
+    assert [r.action["place"][0]["item"] for r in result.ranked[:2]] == ["s", "p"]
+    assert result.margin == pytest.approx(math.log(0.5 / 0.3))
+    assert result.close == (math.log(0.5 / 0.3) < ASK_WITHIN)
+    assert all(result.raw_score - r.score <= FIT_WITHIN for r in result.ranked)
+    assert "j" not in {r.action["place"][0]["item"] for r in result.ranked}  # never legal with 3 coins
+    assert result.candidates == ("D4",)
+
+
+def test_describe_choice_names_the_difference_first():
+    a = {"place": [{"cell": "B1", "item": "W"}, {"cell": "C1", "item": "W"}, {"cell": "D2", "item": "s"}],
+         "turned": 1}
+    b = {"place": [{"cell": "B1", "item": "W"}, {"cell": "C1", "item": "W"}, {"cell": "D2", "item": "p"}]}
+    assert describe_choice(a, b) == "A soldier at D2, 2 walls at B1, C1 (1 die turned)"
+    assert describe_choice(b) == "2 walls at B1, C1, a priest at D2"
+    assert draw(START, a["place"])[1][3] == "s"
