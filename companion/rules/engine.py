@@ -213,26 +213,35 @@ def apply_forced(state: GameState, action: Action) -> GameState:
     return after
 
 
-def has_option(player: PlayerState, dice: tuple[str, ...] | list[str]) -> bool:
-    """Can the player use at least one die of some symbol with these dice (else the pass is forced)?"""
+def free_option(player: PlayerState, dice: tuple[str, ...] | list[str]) -> str | None:
+    """An action the player can take with the dice as they fell, turning none (a sentence), or None.
+
+    Turning is optional ("potete decidere di ruotarne uno o più"): when only a paid turn would allow an
+    action, the player may pass.
+    """
     cells = player.cells
-    swords = dice.count("swords")
     any_empty = EMPTY in cells
     any_outer = any(cells[i] == EMPTY for i in OUTER_LIST)
     for sym in SYMBOLS:
         k = dice.count(sym)
-        if k == 0 and (5 - swords == 0 or player.coins < 2):
-            continue  # would need a turned die
-        turn_cost = 0 if k else 2
+        if k == 0:
+            continue
+        shown = f"{_dice(k)} show{'s' if k == 1 else ''} {sym}"
         if sym == "log":
-            if player.coins - turn_cost >= 2:
-                return True
+            if player.coins >= 2:
+                return f"{shown}: a log delivery (2 coins) was possible"
         elif sym == "wall":
             if any_outer:
-                return True
+                return f"{shown}: a wall in an empty outer space was possible"
         elif any_empty:
-            return True
-    return False
+            what = {"crate": "a crate", "cross": "a church of size 1", "head": "a citizen"}[sym]
+            return f"{shown}: {what} in an empty space was possible"
+    return None
+
+
+def has_option(player: PlayerState, dice: tuple[str, ...] | list[str]) -> bool:
+    """Can the player use at least one die of some symbol, turning none (else the pass is allowed)?"""
+    return free_option(player, dice) is not None
 
 
 def violations(state: GameState, action: Action) -> list[RuleViolation]:
@@ -241,8 +250,10 @@ def violations(state: GameState, action: Action) -> list[RuleViolation]:
     if state.finished:
         add(RuleViolation("game.over", "The game is over: the round in which a city was filled has been finished."))
     if action.player != state.current_player:
+        mover = state.players[action.player].name or "unnamed"
         add(RuleViolation("turn.not_current", f"It is player {state.current_player}'s turn "
-                          f"({state.players[state.current_player].name or 'unnamed'}), not player {action.player}'s."))
+                          f"({state.players[state.current_player].name or 'unnamed'}), but this move was made by "
+                          f"player {action.player} ({mover})."))
     player = state.players[action.player]
     who = f"{player.name} (player {action.player})" if player.name else f"player {action.player}"
     cells = player.cells
@@ -275,11 +286,16 @@ def violations(state: GameState, action: Action) -> list[RuleViolation]:
                           "with the log symbol."))
 
     used = 0
+    sized: tuple[int, str] | None = None  # the church or person whose size sets the dice used
     houses: list[int] = []
     architect: int | None = None
     if sym is None:
         for i, item in ok_cells:
             add(RuleViolation("place.wrong_item", f"{CELL_NAMES[i]}: {_DESCRIBE[item]} is drawn but no symbol was chosen."))
+        if turned:
+            # dice are turned only to the symbol chosen, never to or from swords, and a pass chooses none
+            add(RuleViolation("pass.turned", f"{_dice(turned)} turned in a pass: dice are turned only to the symbol "
+                              "chosen to use, so a turn that uses no symbol turns none (and pays nothing)."))
     elif sym == "log":
         used = action.logs
         for i, item in ok_cells:
@@ -322,6 +338,7 @@ def violations(state: GameState, action: Action) -> list[RuleViolation]:
             add(RuleViolation("cross.one_church", f"Churches at {names(i for i, _ in churches)}: the crosses make one "
                               "church only (3 crosses are one church of size 1, 2 or 3, never two churches)."))
         used = max((int(p.item) for p in all_churches), default=0)
+        sized = next(((CELL_INDEX[p.cell], p.item) for p in all_churches if int(p.item) == used), None)
     elif sym == "head":
         persons = [(i, item) for i, item in ok_cells if item in PERSON_LEVEL]
         all_persons = [p for p in action.place if p.item in PERSON_LEVEL]
@@ -333,6 +350,7 @@ def violations(state: GameState, action: Action) -> list[RuleViolation]:
             add(RuleViolation("head.one_person", f"Persons at {names(i for i, _ in persons)}: the heads make one person "
                               "only (4 heads are a juggler or fewer heads used, never a citizen plus an architect)."))
         used = max((PERSON_LEVEL[p.item] for p in all_persons), default=0)
+        sized = next(((CELL_INDEX[p.cell], p.item) for p in all_persons if PERSON_LEVEL[p.item] == used), None)
         architect = next((i for i, item in persons if item == "a"), None)
     if sym in ("wall", "head"):  # the only actions that can bring an architect (3 heads, or the top tower)
         houses = [i for i, item in ok_cells if item == "H"]
@@ -356,8 +374,17 @@ def violations(state: GameState, action: Action) -> list[RuleViolation]:
                               f"{turnable_total} other dice show swords, which can never be turned; at most "
                               f"{turnable} can be turned."))
         if used > shown + turned:
-            add(RuleViolation("dice.too_few", f"{_dice(used)} used for {sym}, but only {shown} show {sym} and {turned} "
-                              f"{'was' if turned == 1 else 'were'} turned (2 coins each)."))
+            have = (f"only {shown} show{'s' if shown == 1 else ''} {sym} and {turned} "
+                    f"{'was' if turned == 1 else 'were'} turned (2 coins each)")
+            if sized is not None and sym == "cross":
+                need = (f"The church of size {used} at {CELL_NAMES[sized[0]]} needs {used} crosses (a church's size "
+                        f"is the number of crosses used), but {have}.")
+            elif sized is not None and sym == "head":
+                need = (f"The {_PERSON_NAME[sized[1]]} at {CELL_NAMES[sized[0]]} is a level-{used} person and needs "
+                        f"{used} heads (a person's level is the number of heads used), but {have}.")
+            else:
+                need = f"{_dice(used)} used for {sym} (one die per item drawn), but {have}."
+            add(RuleViolation("dice.too_few", need))
         elif turned > max(0, used - shown):
             add(RuleViolation("dice.turn_unused", f"{_dice(turned)} turned to {sym} but only {max(0, used - shown)} "
                               f"needed: {shown} already show {sym} and {used} {'is' if used == 1 else 'are'} used; "
@@ -368,10 +395,11 @@ def violations(state: GameState, action: Action) -> list[RuleViolation]:
         if sym == "log" and used > 0 and player.coins - 2 * turned < 2:
             add(RuleViolation("log.coins", f"A log delivery costs 2 coins; {who} has {player.coins}"
                               + (f" and pays {2 * turned} for turning" if turned else "") + "."))
-    if used == 0 and has_option(player, dice):
-        add(RuleViolation("action.must_use", "No die is used, but these dice allow an action: a player must "
-                          "choose a symbol and use at least one die of it (only swords alone may be scored "
-                          "when nothing can be used)."))
+    possible = free_option(player, dice) if used == 0 else None
+    if possible is not None:
+        add(RuleViolation("action.must_use", f"No die is used, but {possible}: a player must choose a symbol and "
+                          "use at least one die of it (only swords alone may be scored when nothing can be used "
+                          "without turning a die)."))
     return errors
 
 
@@ -411,7 +439,8 @@ def _bonus_person_errors(cells: bytearray, walls: list[int], persons: list[tuple
 def _house_errors(player: PlayerState, architect: int, houses: list[int], n_houses: int) -> list[RuleViolation]:
     out: list[RuleViolation] = []
     if n_houses > 3:
-        out.append(RuleViolation("architect.max_houses", f"{n_houses} houses drawn; an architect builds at most 3."))
+        out.append(RuleViolation("architect.max_houses", f"{n_houses} houses drawn at {names(houses)}; an architect "
+                                 "builds at most 3."))
     if n_houses > player.logs:
         out.append(RuleViolation("architect.logs", f"{n_houses} house{'s' if n_houses > 1 else ''} at {names(houses)} "
                                  f"need{'s' if n_houses == 1 else ''} {n_houses} log{'s' if n_houses > 1 else ''}; "

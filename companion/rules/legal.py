@@ -28,7 +28,7 @@ from companion.rules.board import (
     defence,
     side_complete,
 )
-from companion.rules.engine import resolve
+from companion.rules.engine import has_option, resolve
 from companion.rules.state import GameState, PlayerState
 from companion.rules.tally import church_series_points
 
@@ -122,7 +122,8 @@ def legal_actions(state: GameState, dice: list[str] | tuple[str, ...]) -> list[A
     """Every legal option of the current player with these five final faces (canonical, no duplicates).
 
     Turned dice are exactly those needed (max(0, used - showing)); when nothing at all can be used the
-    single option is the pass (symbol None).
+    pass (symbol None) is an option too; so it is when only a paid turn would allow an action (turning is
+    optional).
     """
     dice = tuple(dice)
     if state.finished:
@@ -167,7 +168,7 @@ def legal_actions(state: GameState, dice: list[str] | tuple[str, ...]) -> list[A
                         out.extend(Action(who, dice, "head", t, (_PL[i, item],)) for i in empties)
         else:  # wall
             out.extend(_wall_actions(who, player, dice, shown, most, empty_mask))
-    if not out:
+    if not has_option(player, dice):  # nothing usable without paying to turn: passing is allowed
         out.append(Action(who, dice, None))
     return out
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from companion.errors import UserError
-from companion.layout import empty_city
+from companion.layout import LAYOUT, cell_index, empty_city
 from companion.rules.board import (
     CELL_NAMES,
     CITY_CHARS,
@@ -270,9 +270,15 @@ def _player_from_json(p: Any, where: str, fail: Any) -> PlayerState:
             raise fail(f"{where}.city[{i // SIZE}]", f"{CELL_NAMES[i]} {what}")
         if cells[i] == WALL and i not in OUTER:
             raise fail(f"{where}.city[{i // SIZE}]", f"wall at {CELL_NAMES[i]}, an inner space (walls are outer only)")
+    for printed in LAYOUT.printed_crates:  # printed on the board: never erased, never drawn over
+        col, row = cell_index(printed)
+        if city[row][col] != "G":
+            raise fail(f"{where}.city[{row}]", f"{printed} is a crate printed on every city board, so it must be "
+                       f"'G', not {city[row][col]!r}")
     pre = f"{where}."
-    coins = _int_field(p, "coins", fail, default=START_COINS, low=0, high=None, prefix=pre)
-    logs = _int_field(p, "logs", fail, default=START_LOGS, low=0, high=None, prefix=pre)
-    vp = _int_field(p, "vp", fail, default=0, low=0, high=None, prefix=pre)
+    # a table's coins, logs and points are never guessed: a missing one is a mistake in the file
+    coins = _int_field(p, "coins", fail, default=None, low=0, high=None, prefix=pre)
+    logs = _int_field(p, "logs", fail, default=None, low=0, high=None, prefix=pre)
+    vp = _int_field(p, "vp", fail, default=None, low=0, high=None, prefix=pre)
     cannons = _int_field(p, "cannons_lost", fail, default=0, low=0, high=len(PirateTrack.STRENGTHS), prefix=pre)
     return PlayerState(name, cells, coins, logs, vp, cannons)
