@@ -92,3 +92,12 @@ def test_walls_are_weighed_down_on_inner_spaces_only():
     assert probs[outer].argmax() == wall
     assert probs[clear_inner].argmax() == wall
     assert np.allclose(probs[[inner, clear_inner]].sum(axis=1), 1.0)
+
+
+def test_ci_installs_every_font_package():
+    from pathlib import Path
+
+    from vision.synth.hands import FONT_PACKAGES
+
+    ci = (Path(__file__).resolve().parents[2] / ".ci" / "run").read_text()
+    assert [p for p in FONT_PACKAGES if p not in ci] == []

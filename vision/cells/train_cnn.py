@@ -101,23 +101,40 @@ def _torch_net(n_classes: int, channels: tuple[int, ...] = CHANNELS) -> Any:
 FAINT_RATE = 0.2  # drawings under glare or half dried out: ink at a quarter to three quarters of its contrast
 
 
-def _augment(x: Any, generator: Any) -> Any:
-    """Random shifts of up to 3 px (paper comes in at the edge), per group of 8, and ink contrast: a
-    fifth of the cells faint but still sharp (at 30-38 px a cell, 8 of 11 misreads were faint drawings
-    read as empty)."""
-    import torch
+THICKEN_RATE, THIN_RATE = 0.2, 0.15  # strokes of a broader or a finer marker than the one drawn
 
-    pad = 3
-    size = x.shape[-1]
-    padded = torch.nn.functional.pad(x, (pad, pad, pad, pad))
-    groups = []
-    for start in range(0, len(x), 8):
-        dx, dy = (int(v) for v in torch.randint(0, 2 * pad + 1, (2,), generator=generator))
-        groups.append(padded[start:start + 8, :, dy:dy + size, dx:dx + size])
-    gain = 0.75 + 0.5 * torch.rand((len(x), 1, 1, 1), generator=generator)
-    faint = torch.rand((len(x), 1, 1, 1), generator=generator) < FAINT_RATE
+
+def _augment(x: Any, generator: Any) -> Any:
+    """Per group of 8: a random shift of up to 3 px (paper comes in at the edge), a small rotation, scale
+    and shear (another hand's proportions); per cell: ink contrast (a fifth faint but still sharp: at 30-38
+    px a cell, 8 of 11 misreads were faint drawings read as empty) and stroke width (a cell's ink grown or
+    shrunk by a pixel, as another marker would draw it)."""
+    import math
+
+    import torch
+    import torch.nn.functional as F
+
+    n, size = len(x), x.shape[-1]
+    groups = (n + 7) // 8
+    u = torch.rand((groups, 5), generator=generator)
+    angle = (u[:, 0] - 0.5) * math.radians(16)
+    scale = 0.9 + 0.2 * u[:, 1]
+    shear = (u[:, 2] - 0.5) * 0.3
+    shift = (u[:, 3:5] - 0.5) * (2 * 3 / size * 2)  # +-3 px in affine_grid's [-1, 1] units
+    cos, sin = torch.cos(angle) / scale, torch.sin(angle) / scale
+    theta = torch.stack([torch.stack([cos, -sin + shear, shift[:, 0]], 1),
+                         torch.stack([sin, cos, shift[:, 1]], 1)], 1)
+    theta = theta.repeat_interleave(8, 0)[:n]
+    grid = F.affine_grid(theta, list(x.shape), align_corners=False)
+    x = F.grid_sample(x, grid, mode="bilinear", padding_mode="zeros", align_corners=False)
+    width = torch.rand((n, 1, 1, 1), generator=generator)
+    thick = F.max_pool2d(x, 3, stride=1, padding=1)
+    thin = -F.max_pool2d(-x, 3, stride=1, padding=1)
+    x = torch.where(width < THICKEN_RATE, thick, torch.where(width > 1 - THIN_RATE, thin, x))
+    gain = 0.75 + 0.5 * torch.rand((n, 1, 1, 1), generator=generator)
+    faint = torch.rand((n, 1, 1, 1), generator=generator) < FAINT_RATE
     gain = torch.where(faint, gain - 0.5, gain)
-    return torch.cat(groups) * gain
+    return x * gain
 
 
 def _smear(x: Any, labels: Any, generator: Any, n_classes: int) -> tuple[Any, Any]:
@@ -141,6 +158,24 @@ def _smear(x: Any, labels: Any, generator: Any, n_classes: int) -> tuple[Any, An
     x[pick] = blurred * fade
     target[pick] = 1.0 / n_classes
     return x, target
+
+
+def load_weights(net: Any, path: Path) -> None:
+    """Put a network file's weights (``export``'s layout) into a PyTorch net of the same shape."""
+    import torch
+    import torch.nn as nn
+
+    trunk, head = ConvTrunk.load(path), CellModel.load(path)
+    convs = [m for m in net if isinstance(m, nn.Conv2d)]
+    dense = [m for m in net if isinstance(m, nn.Linear)]
+    with torch.no_grad():
+        for conv, kernel, bias in zip(convs, trunk.kernels, trunk.biases, strict=True):
+            c_out, c_in = conv.weight.shape[:2]
+            conv.weight.copy_(torch.from_numpy(kernel.reshape(3, 3, c_in, c_out).transpose(3, 2, 0, 1).copy()))
+            conv.bias.copy_(torch.from_numpy(bias))
+        for layer, w, b in zip(dense, head.weights, head.biases, strict=True):
+            layer.weight.copy_(torch.from_numpy(w.T.copy()))
+            layer.bias.copy_(torch.from_numpy(b))
 
 
 def export(net: Any) -> tuple[ConvTrunk, list[np.ndarray], list[np.ndarray]]:
@@ -169,22 +204,27 @@ def train(seed: int, n_boards: int, n_val_boards: int, epochs: int, out: Path, c
 
 def train_on(train_x: np.ndarray, train_y: np.ndarray, val_x: np.ndarray, val_y: np.ndarray, *, out: Path,
              epochs: int, seed: int, threads: int = 2, channels: tuple[int, ...] = CHANNELS,
-             temperature: float | None = None, trained_on: tuple[str, ...] = ()) -> None:
+             temperature: float | None = None, trained_on: tuple[str, ...] = (), init: Path | None = None,
+             max_lr: float = 3e-3) -> None:
     """Fit the network on crops (n, CROP_PX, CROP_PX) and write it to ``out``. ``temperature``: use this
-    one instead of fitting it on ``val_x`` (``train_hands`` fits it on hands the network never saw)."""
+    one instead of fitting it on ``val_x`` (``train_hands`` fits it on hands the network never saw).
+    ``init``: start from this network file's weights (same channels) instead of random ones."""
     import torch
 
     torch.set_num_threads(threads)
     torch.manual_seed(seed)
     n_classes = len(GLYPH_CLASSES)
     net = _torch_net(n_classes, channels)
-    x_all = torch.from_numpy(train_x.astype(np.float32)).unsqueeze(1)
+    if init is not None:
+        load_weights(net, init)
+    # Kept in half precision (as generated), a batch at a time in single: six fits side by side fit in memory.
+    x_all = torch.from_numpy(np.ascontiguousarray(train_x, dtype=np.float16)).unsqueeze(1)
     y_all = torch.from_numpy(train_y.astype(np.int64))
     generator = torch.Generator().manual_seed(seed)
     batch = 128
     steps = epochs * ((len(y_all) + batch - 1) // batch)
-    optimiser = torch.optim.AdamW(net.parameters(), lr=3e-3, weight_decay=1e-4)
-    schedule = torch.optim.lr_scheduler.OneCycleLR(optimiser, max_lr=3e-3, total_steps=steps, pct_start=0.15)
+    optimiser = torch.optim.AdamW(net.parameters(), lr=max_lr, weight_decay=1e-4)
+    schedule = torch.optim.lr_scheduler.OneCycleLR(optimiser, max_lr=max_lr, total_steps=steps, pct_start=0.15)
     loss_fn = torch.nn.CrossEntropyLoss(label_smoothing=0.02)  # targets are class probabilities
     t0 = time.perf_counter()
     for epoch in range(epochs):
@@ -193,7 +233,7 @@ def train_on(train_x: np.ndarray, train_y: np.ndarray, val_x: np.ndarray, val_y:
         total = 0.0
         for start in range(0, len(order), batch):
             idx = order[start:start + batch]
-            x, target = _smear(_augment(x_all[idx], generator), y_all[idx], generator, n_classes)
+            x, target = _smear(_augment(x_all[idx].float(), generator), y_all[idx], generator, n_classes)
             loss = loss_fn(net(x), target)
             optimiser.zero_grad()
             loss.backward()
