@@ -49,6 +49,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("tally", help="print the final tally of a table state")
     p.add_argument("state", metavar="STATE.json")
+    p.add_argument("--game", default=None, metavar="GAME",
+                   help="saint-malo (the default), castles-of-tuscany or dice-settlers")
 
     p = sub.add_parser("check", help="judge one player's action")
     p.add_argument("state", metavar="STATE.json")

@@ -17,7 +17,8 @@ from typing import Any
 
 from companion.bots import BOTS, Bot
 from companion.errors import UserError
-from companion.rules import Action, GameState, final_tally, judge
+from companion.games import get_game
+from companion.rules import Action, GameState, judge
 from companion.simulate import play_game
 
 
@@ -37,9 +38,9 @@ def _read_json(path: str, what: str) -> tuple[Any, str]:
 
 
 def cmd_tally(args: argparse.Namespace) -> int:
+    game = get_game(getattr(args, "game", None))  # no --game: Saint Malo, as before games were plugins
     data, label = _read_json(args.state, "STATE.json")
-    state = GameState.from_json(data, source=label)
-    print(json.dumps(final_tally(state).to_json()))
+    print(json.dumps(game.tally(data, label)))
     return 0
 
 
