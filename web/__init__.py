@@ -37,6 +37,9 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
 
     service.renderer = make_renderer(app)
     app.register_blueprint(bp)
+    from web.games_routes import install as install_games
+
+    install_games(app)  # the pages of the games kept by hand (Castles of Tuscany, Dice Settlers)
     install_headers(app)
     service.publish_now()
     return app

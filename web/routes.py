@@ -22,7 +22,9 @@ from flask import (
 from werkzeug.exceptions import HTTPException
 
 from companion.errors import UserError
+from companion.games import SAINT_MALO, all_games, game_of, get_game
 from companion.rules import FACES, SYMBOLS
+from web.games_routes import hand_kept_game_on_table, set_aside_hand_kept_game, start_from_setup
 from web.render import dashboard_context, game_context
 from web.security import csrf_token, require_change_rights
 from web.service import LANGUAGES, TableService
@@ -94,6 +96,9 @@ def done(message: str, **extra: Any) -> Response:
 @bp.get("/")
 def index() -> Any:
     svc = service()
+    other = hand_kept_game_on_table(svc.store)
+    if other is not None:  # the table plays another game: its own page
+        return redirect(url_for("games.page", game_id=other))
     if svc.tracker is None:
         return redirect(url_for("table.setup"))
     ctx = dashboard_context(svc)
@@ -148,7 +153,7 @@ def games() -> str:
     for g in service().store.list_games():
         tally = g.get("tally")
         meta = g.get("meta") or {}
-        rows.append({"id": g["id"], "created": time.strftime("%Y-%m-%d %H:%M", time.localtime(g["created"])),
+        rows.append({"game": get_game(game_of(meta)).name, "id": g["id"], "created": time.strftime("%Y-%m-%d %H:%M", time.localtime(g["created"])),
                      "players": meta.get("players", []), "finished": g.get("finished") is not None,
                      "abandoned": bool(meta.get("abandoned")), "tally": tally,
                      "winners": (tally or {}).get("winners", []), "events": g.get("events", 0)})
@@ -157,7 +162,13 @@ def games() -> str:
 
 
 @bp.get("/games/<int:game_id>")
-def game_detail(game_id: int) -> str:
+def game_detail(game_id: int) -> Any:
+    try:
+        kind = game_of(service().store.meta(game_id))
+    except KeyError:
+        kind = SAINT_MALO  # view_game answers 404
+    if kind != SAINT_MALO:
+        return redirect(url_for("games.page", game_id=game_id))
     tracker = service().view_game(game_id)
     ctx = game_context(tracker, live=False)
     return render_template("game.html", game_id=game_id, **ctx)
@@ -236,7 +247,9 @@ def text(data: dict[str, Any], key: str, max_len: int = 200) -> str:
 def setup() -> Any:
     svc = service()
     if request.method == "GET":
-        return render_template("setup.html", has_game=svc.tracker is not None, camera_spec=svc.camera_spec)
+        return render_template("setup.html", has_game=svc.tracker is not None or
+                               hand_kept_game_on_table(svc.store) is not None, camera_spec=svc.camera_spec,
+                               game_choices=all_games())
     data = guarded()
     names = data.get("players")
     if isinstance(names, list):
@@ -248,6 +261,9 @@ def setup() -> Any:
     seats_given = data.get("seats")
     entered = [i for i, n in enumerate(names) if n]
     names = [names[i] for i in entered]
+    game = get_game(text(data, "game", 40) or None)
+    if game.live is not None:  # a game kept by hand: companion.games, web.games_routes
+        return start_from_setup(svc, game.id, names, data)
     if isinstance(seats_given, list):
         seats = [int(s) for s in seats_given if isinstance(s, int) or str(s).isdigit()]
     else:
@@ -259,6 +275,7 @@ def setup() -> Any:
     camera = text(data, "camera", 40) or None
     if camera is not None and not CAMERA_SPEC.match(camera) and camera != svc.camera_spec:
         raise UserError("camera must be picamera2, opencv:N, none, or the source the service was started with")
+    set_aside_hand_kept_game(svc.store)
     tracker = svc.new_game(names, start_player=start, seats=seats, language=language, camera=camera)
     return done(f"Game {tracker.game_id} started: {', '.join(names)}.", game=tracker.game_id)
 

@@ -15,6 +15,7 @@ from collections.abc import Callable
 from typing import Any
 
 from companion.errors import UserError
+from companion.games import SAINT_MALO, game_of
 from companion.store import GameStore, StoreDamaged, StoreError, repair_hint
 from companion.tracker import Tracker
 from web.security import PinGuard, load_or_create_pin, load_or_create_secret
@@ -101,6 +102,9 @@ class TableService:
         if game_id is None:  # no game in progress: show the last one that finished (its tally)
             finished = [g for g in self.store.list_games() if g.get("finished")]
             game_id = finished[0]["id"] if finished else None
+        newest = self.store.list_games()[:1]
+        if newest and game_of(newest[0].get("meta")) != SAINT_MALO:
+            game_id = None  # the table plays a game kept by hand (web.games_routes): no tracker
         if game_id is not None:
             self.tracker = self._open(game_id)
             self.tracker.finish_if_over()  # a store from before the last move and the end were one write

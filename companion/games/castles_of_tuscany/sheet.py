@@ -60,7 +60,7 @@ class TuscanySheet:
         return self.phases_done == SCORING_PHASES and all(p.final is not None for p in self.players)
 
     # -- events -----------------------------------------------------------------------------------
-    def apply(self, event: dict[str, Any], where: str = "event") -> None:
+    def apply(self, event: dict[str, Any], where: str = "entry") -> None:
         kind = event.get("type")
         if kind == "points":
             self._points(event, where)

@@ -28,7 +28,7 @@ from companion.games.dice_settlers.scoring import (
     parse_state,
     tally,
 )
-from companion.games.dice_settlers.tiles import TILES, tiles_in_play
+from companion.games.dice_settlers.tiles import TECHNOLOGY_NAMES, TILES, tiles_in_play
 from companion.games.fields import get_whole, name_of, unique_names
 
 PLAYER_FIELDS = ("dice_owned", "houses_on_map", "vp_tokens", "color", "bot", "techs_researched", "resources_left")
@@ -57,7 +57,7 @@ class SettlersSheet:
                 "technologies": [dict(c) for c in self.technologies.values()]}
 
     # -- events -----------------------------------------------------------------------------------
-    def apply(self, event: dict[str, Any], where: str = "event") -> None:
+    def apply(self, event: dict[str, Any], where: str = "entry") -> None:
         kind = event.get("type")
         if self.finished:
             raise UserError(f"{where}: the game is over; undo the end to change the score")
@@ -129,7 +129,7 @@ class SettlersSheet:
             "technologies": list(self.technologies.values()),
             "tiles_in_play": tiles_in_play(len(self.players)),
             "free_tiles": [t for t in tiles_in_play(len(self.players)) if t.id not in self.map],
-            "finished": self.finished, "tally": self.tally(), "log": list(reversed(self.log)),
+            "tech_names": TECHNOLOGY_NAMES, "finished": self.finished, "tally": self.tally(), "log": list(reversed(self.log)),
             "leaders": [p["name"] for p in score["players"] if p["total"] == top],
             "why": (f"{' and '.join(score['winners'])} share the win with {top} VP." if len(score["winners"]) > 1
                     else f"{score['winners'][0]} wins with {top} VP."),
@@ -176,6 +176,8 @@ class SettlersLive:
         elif kind == "player":
             stored = {"type": "player", "player": event.get("player"),
                       **{key: event[key] for key in PLAYER_FIELDS if key in event}}
+            if isinstance(stored.get("color"), str) and not stored["color"].strip():
+                stored["color"] = None  # a blank colour: the player is named by name
         elif kind == "finish":
             stored = {"type": "finish"}
         else:

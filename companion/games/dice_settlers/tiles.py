@@ -69,3 +69,15 @@ TILES: dict[int, Tile] = {row[0]: _tile(row) for row in _ROWS}
 def tiles_in_play(n_players: int) -> list[Tile]:
     """The tiles of an n-player game (a solo game against the bot uses the 2-player map)."""
     return [t for t in TILES.values() if t.min_players <= max(2, n_players)]
+
+
+# The technology cards the rulebook names (its four preset sets, SET DI TECNOLOGIE PREDEFINITI); their
+# VP and costs are printed on the cards only, so the table enters the VP.
+TECHNOLOGY_NAMES: tuple[str, ...] = tuple(sorted({
+    "Stabilità", "Perlustratori", "Grandi Carri", "Scienze Forestali", "Corsa all'Oro", "Istruzione Generale",
+    "Forza Lavoro Mobile", "Prosperità", "Costruttore", "Palizzata", "Quartiermasti", "Terre Espropriate",
+    "Adattabilità", "Ingegneria Base", "Boom di Produzione", "Destino Manifesto", "Commercio Estero",
+    "Voglia di Viaggiare", "Strumenti Migliori", "Tirocinio Marziale", "Governo Stabile", "Apripista",
+    "Rivoluzione Industriale", "Università", "Cartografo", "Mura Cittadine", "Mappatura",
+    "Esploratori Versatili", "Ingaggi Frequenti", "Missionari", "Turni di Lavoro", "Costituzione",
+}))

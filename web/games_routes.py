@@ -1,0 +1,286 @@
+"""The pages of the games kept by hand (every plugin with ``live`` rules: Castles of Tuscany, Dice Settlers).
+
+A game is a row in the store with ``meta["game"]`` and a log of events (companion.games): each entry on
+a phone is one event, on disk before it is acknowledged, and the page is the replay of the log. Every
+change renders the game's panels once and hands them to a :class:`web.service.Hub` of its own, which
+wakes every open page (server-sent events, as the Saint Malo dashboard does). Watching needs nothing;
+every change needs the table PIN and the session's CSRF token (web.security).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import threading
+import time
+from collections.abc import Iterator, Sequence
+from typing import Any
+
+from flask import (
+    Blueprint,
+    Flask,
+    Response,
+    current_app,
+    jsonify,
+    redirect,
+    render_template,
+    request,
+    stream_with_context,
+    url_for,
+)
+
+from companion.errors import UserError
+from companion.games import SAINT_MALO, GamePlugin, ScoreSheet, game_of, get_game, standing_events
+from web.security import require_change_rights
+from web.service import Hub, NotFound, TableService
+
+bp = Blueprint("games", __name__)
+
+SSE_HEARTBEAT = 15.0
+MAX_LIVE_PAGES = 100
+MAX_EVENTS = 5000  # a whole game is a few hundred entries; beyond this something is posting in a loop
+PANELS: dict[str, tuple[str, ...]] = {
+    "castles-of-tuscany": ("tracks", "rounds", "end", "log"),
+    "dice-settlers": ("pad", "map", "tech", "players", "log"),
+}
+
+
+class TooManyPages(UserError):
+    status = 503
+
+
+class GamesLive:
+    """The live side of the hand-kept games: one hub for their pages, one lock so entries go in order."""
+
+    def __init__(self) -> None:
+        self.hub = Hub()
+        self.lock = threading.RLock()
+        # versions restart at 0 with the service; a page compares them only within one epoch
+        self.epoch = str(time.time_ns())
+
+
+def live() -> GamesLive:
+    return current_app.extensions["games_live"]
+
+
+def table() -> TableService:
+    return current_app.extensions["table"]
+
+
+def install(app: Flask) -> None:
+    app.extensions["games_live"] = GamesLive()
+    app.register_blueprint(bp)
+
+
+# -- which game is on the table ----------------------------------------------------------------------
+def newest_game(store: Any) -> tuple[int, dict[str, Any], bool] | None:
+    """(id, meta, finished) of the game started last: the table's game, whatever its kind."""
+    games = store.list_games()
+    if not games:
+        return None
+    g = games[0]
+    return int(g["id"]), dict(g.get("meta") or {}), g.get("finished") is not None
+
+
+def hand_kept_game_on_table(store: Any) -> int | None:
+    """The id of the table's game when it is one kept by hand, else None (Saint Malo or nothing)."""
+    newest = newest_game(store)
+    if newest is None or game_of(newest[1]) == SAINT_MALO:
+        return None
+    return newest[0]
+
+
+def set_aside_hand_kept_game(store: Any) -> None:
+    """A new game of any kind sets the table's unfinished hand-kept game aside (it stays in the list)."""
+    newest = newest_game(store)
+    if newest is not None and game_of(newest[1]) != SAINT_MALO and not newest[2]:
+        store.set_meta(newest[0], abandoned=True)
+
+
+def start_game(service: TableService, game: GamePlugin, names: Sequence[str],
+               options: dict[str, Any] | None = None) -> int:
+    """A new hand-kept game on the table; a running Saint Malo game is set aside, its camera idle."""
+    assert game.live is not None
+    start = game.live.start_event(list(names), dict(options or {}))
+    with live().lock:
+        set_aside_hand_kept_game(service.store)
+        old = service.tracker
+        if old is not None and not old.finished:
+            service.store.set_meta(old.game_id, abandoned=True)
+        game_id = service.store.create_game({"game": game.id, "players": start["players"]})
+        service.store.append_event(game_id, start)
+        service.tracker = None  # the Saint Malo dashboard now sends its pages here
+        publish(game_id)
+    service.publish()
+    return game_id
+
+
+# -- one game ----------------------------------------------------------------------------------------
+def load(game_id: int) -> tuple[GamePlugin, dict[str, Any], ScoreSheet]:
+    store = table().store
+    try:
+        meta = store.meta(game_id)
+    except KeyError:
+        raise NotFound(f"There is no game {game_id}.") from None
+    game = get_game(game_of(meta))
+    if game.live is None:
+        raise NotFound(f"Game {game_id} is a {game.name} game; its page is the table dashboard.")
+    sheet = game.live.replay(standing_events(store.events(game_id)))
+    return game, meta, sheet
+
+
+def jsonable(value: Any) -> Any:
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return dataclasses.asdict(value)
+    raise TypeError(f"{type(value).__name__} is not JSON serialisable")
+
+
+def page_context(game_id: int, game: GamePlugin, meta: dict[str, Any], sheet: ScoreSheet) -> dict[str, Any]:
+    return {"game_id": game_id, "game": game, "meta": meta, "view": sheet.view(), "finished": sheet.finished,
+            "on_table": hand_kept_game_on_table(table().store) == game_id, "game_slug": game.id.replace("-", "_")}
+
+
+def render_panels(ctx: dict[str, Any]) -> dict[str, str]:
+    slug = ctx["game_slug"]
+    return {name: render_template(f"games/{slug}/_{name}.html", **ctx) for name in PANELS[ctx["game"].id]}
+
+
+def publish(game_id: int) -> int:
+    """Render the game's panels once and wake every open page."""
+    game, meta, sheet = load(game_id)
+    ctx = page_context(game_id, game, meta, sheet)
+    hub = live().hub
+    payload = {"game": game_id, "version": hub.version + 1, "epoch": live().epoch, "html": render_panels(ctx),
+               "finished": sheet.finished, "sent": time.time()}
+    return hub.publish(json.dumps(payload, separators=(",", ":")))
+
+
+def record(game_id: int, event: dict[str, Any]) -> tuple[ScoreSheet, str]:
+    """Check one entry against the game as it stands, store it, finish or reopen the game, publish."""
+    store = table().store
+    with live().lock:
+        game, _meta, sheet = load(game_id)
+        if hand_kept_game_on_table(store) != game_id:
+            raise UserError(f"game {game_id} is no longer the table's game; it can be looked at, not changed")
+        events = store.events(game_id)
+        if len(events) >= MAX_EVENTS:
+            raise UserError(f"game {game_id} has {len(events)} entries, the most one game may have")
+        assert game.live is not None
+        kind = event.get("type")
+        if kind == "undo":
+            if len(standing_events(events)) <= 1:
+                raise UserError("there is nothing to undo")
+            stored: dict[str, Any] = {"type": "undo"}
+            message = "Last entry taken back."
+        elif kind == "start":
+            raise UserError("a game has one start; begin a new game from the New game page")
+        else:
+            stored = game.live.check_event(sheet, event)
+            message = "Entry recorded."
+        was_finished = sheet.finished
+        store.append_event(game_id, stored)
+        sheet = game.live.replay(standing_events(store.events(game_id)))
+        if sheet.finished and not was_finished:
+            store.finish_game(game_id, sheet.tally() or {})
+            message = "The game is over: the final tally stands."
+        elif was_finished and not sheet.finished:
+            store.reopen_game(game_id)
+        publish(game_id)
+    return sheet, message
+
+
+# -- routes ------------------------------------------------------------------------------------------
+@bp.get("/play/<int:game_id>")
+def page(game_id: int) -> Any:
+    game, meta, sheet = load(game_id)
+    ctx = page_context(game_id, game, meta, sheet)
+    assert game.live is not None
+    return render_template(game.live.template, version=live().hub.version, epoch=live().epoch,
+                           panels=PANELS[game.id], **ctx)
+
+
+@bp.get("/play/<int:game_id>/state")
+def state(game_id: int) -> Response:
+    game, meta, sheet = load(game_id)
+    body = {"game_id": game_id, "game": game.id, "name": game.name, "finished": sheet.finished,
+            "view": sheet.view(), "tally": sheet.tally()}
+    return Response(json.dumps(body, default=jsonable), mimetype="application/json")
+
+
+@bp.get("/play/events")
+def events() -> Response:
+    """Server-sent events: the re-rendered panels of the table's game after each entry."""
+    hub = live().hub
+    if hub.clients >= current_app.config.get("MAX_LIVE_PAGES", MAX_LIVE_PAGES):
+        raise TooManyPages("too many live pages are open; close some and reload")
+    limit = request.args.get("limit", type=int)  # bounded streams, for tests
+
+    def stream() -> Iterator[str]:
+        hub.join()
+        try:
+            yield "retry: 2000\n\n"
+            version, payload = hub.version, hub.payload
+            if version:
+                yield f"event: state\ndata: {payload}\n\n"
+            sent = 1
+            while limit is None or sent < limit:
+                new_version, payload = hub.wait(version, SSE_HEARTBEAT)
+                if new_version == version:
+                    yield ": ping\n\n"
+                    continue
+                version = new_version
+                yield f"event: state\ndata: {payload}\n\n"
+                sent += 1
+        finally:
+            hub.leave()
+
+    response = Response(stream_with_context(stream()), mimetype="text/event-stream")
+    response.headers["Cache-Control"] = "no-store"
+    response.headers["X-Accel-Buffering"] = "no"
+    return response
+
+
+def entry_from_request() -> dict[str, Any]:
+    if not request.is_json:
+        raise UserError("send the entry as a JSON object (Content-Type: application/json)")
+    data = request.get_json(silent=True)
+    if not isinstance(data, dict):
+        raise UserError("the request body must be a JSON object")
+    return data
+
+
+@bp.post("/play/<int:game_id>/event")
+def post_event(game_id: int) -> Response:
+    event = entry_from_request()
+    require_change_rights(table().guard)
+    sheet, message = record(game_id, event)
+    return answer(game_id, sheet, message)
+
+
+@bp.post("/play/<int:game_id>/undo")
+def post_undo(game_id: int) -> Response:
+    if request.is_json:
+        entry_from_request()
+    require_change_rights(table().guard)
+    sheet, message = record(game_id, {"type": "undo"})
+    return answer(game_id, sheet, message)
+
+
+def answer(game_id: int, sheet: ScoreSheet, message: str) -> Response:
+    hub = live().hub
+    payload = json.loads(hub.payload) if hub.version else {}
+    body = {"ok": True, "message": message, "finished": sheet.finished, "version": hub.version,
+            "epoch": live().epoch,
+            "html": payload.get("html") if payload.get("game") == game_id else None}
+    return jsonify(body)
+
+
+def start_from_setup(service: TableService, game_name: str, names: list[str], data: dict[str, Any]) -> Any:
+    """The New game form chose a hand-kept game: start it and open its page (JSON for scripts)."""
+    game = get_game(game_name)
+    options = data.get("options") if isinstance(data.get("options"), dict) else {}
+    game_id = start_game(service, game, names, options)
+    if request.is_json or request.path.startswith("/api/"):
+        return jsonify({"ok": True, "message": f"Game {game_id} started: {', '.join(names)}.", "game": game_id,
+                        "page": url_for("games.page", game_id=game_id)})
+    return redirect(url_for("games.page", game_id=game_id), code=303)
