@@ -180,10 +180,11 @@ def record(game_id: int, event: dict[str, Any]) -> tuple[ScoreSheet, str]:
         was_finished = sheet.finished
         store.append_event(game_id, stored)
         sheet = game.live.replay(standing_events(store.events(game_id)))
-        if sheet.finished and not was_finished:
+        if sheet.finished:  # (again, when a player's leftovers are corrected after the end)
             store.finish_game(game_id, sheet.tally() or {})
-            message = "The game is over: the final tally stands."
-        elif was_finished and not sheet.finished:
+            if not was_finished:
+                message = "The game is over: the final tally stands."
+        elif was_finished:
             store.reopen_game(game_id)
         publish(game_id)
     return sheet, message

@@ -35,6 +35,14 @@ PLAYER_FIELDS = ("dice_owned", "houses_on_map", "vp_tokens", "color", "bot", "te
 EVENT_TYPES = "tile, remove_tile, tech, remove_tech, player, finish, undo"
 
 
+def _said(key: str, value: Any) -> str:
+    if key == "houses_on_map" and value is None:
+        return "houses counted from the map"
+    if key == "bot":
+        return "the solo bot" if value else "not the bot"
+    return f"{key.replace('_', ' ')} {value if value is not None else '(none)'}"
+
+
 class SettlersSheet:
     def __init__(self, names: Sequence[str]) -> None:
         self.players: list[dict[str, Any]] = [
@@ -89,12 +97,13 @@ class SettlersSheet:
             self.log.append(f"Technology {name} taken off")
         elif kind == "player":
             k = get_whole(event, "player", where, "player", high=len(self.players) - 1)
-            changed = {key: event[key] for key in PLAYER_FIELDS if key in event}
-            if not changed:
+            given = {key: event[key] for key in PLAYER_FIELDS if key in event}
+            if not given:
                 raise UserError(f"{where}: nothing to change (fields: {', '.join(PLAYER_FIELDS)})")
-            self.players[k].update(changed)
-            self.log.append(f"{self.names[k]}: " + ", ".join(f"{key.replace('_', ' ')} {value}"
-                                                             for key, value in changed.items()))
+            changed = {key: value for key, value in given.items() if self.players[k].get(key) != value}
+            self.players[k].update(given)
+            self.log.append(f"{self.names[k]}: " + (", ".join(_said(key, value) for key, value in changed.items())
+                                                    or "unchanged"))
         elif kind == "finish":
             self.finished = True
             self.log.append("Final scoring: the game is over")
