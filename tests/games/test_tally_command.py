@@ -18,7 +18,7 @@ SAINT_MALO_STATE = {
     "players": [
         {"name": "Anke", "city": ["#WWWWW#", "WGGcc.W", "WG.a..W", "WG..1.W", "W.....W", "W..HH.W", "#WWWWW#"],
          "coins": 3, "logs": 2, "vp": 11, "cannons_lost": 1},
-        {"name": "Ben", "city": ["#.....#", ".......", ".......", ".......", ".......", ".......", "#.....#"],
+        {"name": "Ben", "city": ["#.....#", ".GG....", ".G.....", ".G.....", ".......", ".......", "#.....#"],
          "coins": 7, "logs": 0, "vp": 4, "cannons_lost": 0},
     ],
     "pirate_boxes": 3, "current_player": 0,
