@@ -15,26 +15,32 @@ import sys
 import time
 from typing import Any
 
+from companion import safejson
 from companion.bots import BOTS, Bot
 from companion.errors import UserError
 from companion.games import get_game
 from companion.rules import Action, GameState, judge
 from companion.simulate import play_game
 
+MAX_JSON_BYTES = 10_000_000
+
 
 def _read_json(path: str, what: str) -> tuple[Any, str]:
     """Parsed JSON and the name to use in messages; ``-`` reads standard input."""
     label = f"{what} (stdin)" if path == "-" else path
     try:
-        text = sys.stdin.read() if path == "-" else open(path, encoding="utf-8").read()  # noqa: SIM115
+        if path == "-":
+            data = sys.stdin.buffer.read(MAX_JSON_BYTES + 1)
+        else:
+            with open(path, "rb") as f:
+                data = f.read(MAX_JSON_BYTES + 1)
+    except IsADirectoryError:
+        raise UserError(f"{label}: a folder, not a file") from None
     except OSError as exc:
         raise UserError(f"{label}: cannot read: {exc.strerror or exc}") from None
-    except UnicodeDecodeError:
-        raise UserError(f"{label}: not a UTF-8 text file") from None
-    try:
-        return json.loads(text), label
-    except json.JSONDecodeError as exc:
-        raise UserError(f"{label}: malformed JSON at line {exc.lineno} column {exc.colno}: {exc.msg}") from None
+    if len(data) > MAX_JSON_BYTES:
+        raise UserError(f"{label}: larger than {MAX_JSON_BYTES // 1_000_000} MB; not a table state or move")
+    return safejson.loads(data, label), label
 
 
 def cmd_tally(args: argparse.Namespace) -> int:

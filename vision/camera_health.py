@@ -5,7 +5,8 @@ while the camera is away, ``status`` says so for the dashboard, and a background
 again every ``retry_seconds`` so it is back within a few seconds of being plugged in.
 
 Status: "ok" (frames come), "reconnecting" (just lost, or a reopen is being tried), "missing" (no camera;
-the last attempt failed). ``last_error`` is one line saying why, "" when fine.
+the last attempt failed), "ended" (a video file or image folder has been played to its end, or its
+files were deleted). ``last_error`` is one line saying why, "" when fine.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from typing import Any, Literal, Protocol
 
 import numpy as np
 
-Status = Literal["ok", "missing", "reconnecting"]
+Status = Literal["ok", "missing", "reconnecting", "ended"]
 
 
 class FrameSourceLike(Protocol):
@@ -113,8 +114,13 @@ class WatchedSource:
             if frame is not None:
                 self._last_frame_time = now
                 return frame
-            if getattr(source, "is_live", True) and now - self._last_frame_time > self.stall_seconds:
-                self._lose(RuntimeError(f"no frame from {self.spec} for {self.stall_seconds:g} s"))
+            if getattr(source, "is_live", True):
+                if now - self._last_frame_time > self.stall_seconds:
+                    self._lose(RuntimeError(f"no frame from {self.spec} for {self.stall_seconds:g} s"))
+            else:  # a replay gives no more frames: it has ended (played out, or its files are gone)
+                failed = getattr(source, "failed", None)
+                self._set_status("ended", f"{self.spec}: {len(failed)} image(s) could not be read"
+                                 if failed else f"{self.spec}: the replay has ended")
             return None
 
     def close(self) -> None:

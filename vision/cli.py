@@ -16,20 +16,63 @@ import numpy as np
 
 from companion.errors import UserError
 
+MAX_PIXELS = 40_000_000        # a 12 MP camera photo is 12; a 20000x20000 PNG of 1 MB would decode to 1.2 GB
+MAX_IMAGE_BYTES = 100_000_000
+MIN_SIDE = 64                  # smaller cannot hold a readable board
+
+
+def image_bytes(name: str) -> bytes:
+    """The raw bytes of an image file (``-``: standard input), with one-line errors naming it."""
+    if name == "-":
+        data = sys.stdin.buffer.read(MAX_IMAGE_BYTES + 1)
+        if not data:
+            raise UserError("-: standard input is empty, not an image")
+    else:
+        path = Path(name)
+        try:
+            with path.open("rb") as f:
+                data = f.read(MAX_IMAGE_BYTES + 1)
+        except FileNotFoundError:
+            raise UserError(f"{name}: no such file") from None
+        except IsADirectoryError:
+            raise UserError(f"{name}: not a file (a folder)") from None
+        except PermissionError:
+            raise UserError(f"{name}: permission denied (cannot read the file)") from None
+        except OSError as exc:
+            raise UserError(f"{name}: cannot read ({exc.strerror or exc})") from None
+    if len(data) > MAX_IMAGE_BYTES:
+        raise UserError(f"{name}: larger than {MAX_IMAGE_BYTES // 1_000_000} MB; not a table photo")
+    return data
+
+
+def check_image_header(data: bytes, name: str) -> tuple[int, int]:
+    """Width and height from the file's header, refused before decoding when too large or too small."""
+    import io
+    import warnings
+
+    from PIL import Image, UnidentifiedImageError
+
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # PIL's decompression-bomb warning: we decide below
+            with Image.open(io.BytesIO(data)) as header:  # reads the header only
+                width, height = header.size
+    except Image.DecompressionBombError:
+        raise UserError(f"{name}: too many pixels (at most {MAX_PIXELS // 1_000_000} MP)") from None
+    except (UnidentifiedImageError, OSError, ValueError, SyntaxError):
+        raise UserError(f"{name}: not an image (PNG, JPEG, BMP, TIFF or WebP)") from None
+    if width * height > MAX_PIXELS:
+        raise UserError(f"{name}: {width}x{height} pixels is too large (at most {MAX_PIXELS // 1_000_000} MP)")
+    if min(width, height) < MIN_SIDE:
+        raise UserError(f"{name}: {width}x{height} pixels is too small to hold a board "
+                        f"(at least {MIN_SIDE}x{MIN_SIDE})")
+    return width, height
+
 
 def _load_image(name: str) -> np.ndarray:
-    if name == "-":
-        data = sys.stdin.buffer.read()
-        image = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR) if data else None
-        if image is None:
-            raise UserError("-: standard input is not an image")
-        return image
-    path = Path(name)
-    if not path.exists():
-        raise UserError(f"{name}: no such file")
-    if not path.is_file():
-        raise UserError(f"{name}: not a file")
-    image = cv2.imread(str(path), cv2.IMREAD_COLOR)
+    data = image_bytes(name)
+    check_image_header(data, name)
+    image = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR)
     if image is None:
         raise UserError(f"{name}: not an image OpenCV can read")
     return image
@@ -54,17 +97,29 @@ def cmd_scan(args: argparse.Namespace) -> int:
 
 
 def cmd_teach(args: argparse.Namespace) -> int:
+    import tempfile
+
     from vision.teach import teach_from_images
 
-    paths = [Path(p) for p in args.images]
-    for path in paths:
-        if not path.is_file():
-            raise UserError(f"{path}: no such file")
+    paths: list[Path] = []
+    scratch = tempfile.TemporaryDirectory(prefix="companion-teach-")
+    for k, name in enumerate(args.images):
+        data = image_bytes(name)
+        check_image_header(data, name)
+        if name == "-":  # the photo from standard input, as a file for the teacher
+            path = Path(scratch.name) / f"stdin-{k}.img"
+            path.write_bytes(data)
+            paths.append(path)
+        else:
+            paths.append(Path(name))
     data_dir = getattr(args, "data", None)
     if data_dir is None:
         from companion.store import default_data_dir  # the same place the game store uses
 
         data_dir = default_data_dir()
-    summary = teach_from_images(paths, data_dir, getattr(args, "language", "en") or "en")
+    try:
+        summary = teach_from_images(paths, data_dir, getattr(args, "language", "en") or "en")
+    finally:
+        scratch.cleanup()
     print(json.dumps(summary))
     return 0

@@ -146,6 +146,22 @@ def _image_list(paths: Sequence[str | os.PathLike[str]], name: str) -> ImageList
     return ImageListSource(paths, name=name)
 
 
+def _quiet_capture(target: int | str) -> cv2.VideoCapture:
+    """OpenCV and FFmpeg print their own warnings (to file descriptor 2) when a device or file cannot be
+    opened; the person gets our one line instead, so they are sent to /dev/null for the open alone."""
+    try:
+        saved = os.dup(2)
+    except OSError:
+        return cv2.VideoCapture(target)
+    try:
+        with open(os.devnull, "wb") as null:
+            os.dup2(null.fileno(), 2)
+            return cv2.VideoCapture(target)
+    finally:
+        os.dup2(saved, 2)
+        os.close(saved)
+
+
 def open_source(spec: str | Sequence[str | os.PathLike[str]]) -> FrameSource:
     """Open a camera or a replay; raise SourceError with one line naming the problem."""
     if not isinstance(spec, str):
@@ -162,7 +178,7 @@ def open_source(spec: str | Sequence[str | os.PathLike[str]]) -> FrameSource:
         index_text = spec.partition(":")[2]
         if not index_text.isdigit():
             raise SourceError(f"{spec}: expected opencv:N with a device number N")
-        capture = cv2.VideoCapture(int(index_text))
+        capture = _quiet_capture(int(index_text))
         if not capture.isOpened():
             capture.release()
             raise SourceError(f"{spec}: no camera device {index_text}")
@@ -179,7 +195,7 @@ def open_source(spec: str | Sequence[str | os.PathLike[str]]) -> FrameSource:
         raise SourceError(f"{spec}: no such camera, file or folder")
     if path.suffix.lower() in IMAGE_SUFFIXES:
         return _image_list([path], name=spec)
-    capture = cv2.VideoCapture(str(path))
+    capture = _quiet_capture(str(path))
     if not capture.isOpened():
         capture.release()
         raise SourceError(f"{spec}: not a video OpenCV can read")

@@ -124,6 +124,8 @@ def make_renderer(app: Flask) -> Callable[[TableService], dict[str, Any]]:
                 return {"html": {}, "game": None}
             snap = ctx["snap"]
             return {"html": render_panels(ctx), "game": snap["game_id"], "turn": snap["current_player"],
-                    "moves": len(snap["log"]), "finished": snap["finished"]}
+                    "moves": len(snap["log"]), "finished": snap["finished"],
+                    # what undo and correction forms name, so a double submit is refused (409), not applied twice
+                    "last_move": snap.get("last_move_seq"), "events": snap.get("event_count")}
 
     return render

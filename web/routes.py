@@ -21,6 +21,7 @@ from flask import (
 )
 from werkzeug.exceptions import HTTPException
 
+from companion import safejson
 from companion.errors import UserError
 from companion.games import SAINT_MALO, all_games, game_of, get_game
 from companion.rules import FACES, SYMBOLS
@@ -204,7 +205,8 @@ def healthz() -> Response:
 # -- changing (PIN + CSRF) ---------------------------------------------------------------------------
 def payload() -> dict[str, Any]:
     if request.is_json:
-        data = request.get_json(silent=True)
+        # depth, number size and NaN limits before Python's json sees it (5,000 brackets were a 500)
+        data = safejson.loads(request.get_data(cache=True), "the request body")
         if not isinstance(data, dict):
             raise UserError("the request body must be a JSON object")
         return data
@@ -231,6 +233,14 @@ def as_int(data: dict[str, Any], key: str, low: int, high: int, default: int | N
     if not low <= value <= high:
         raise UserError(f"{label} must be between {low} and {high}, not {value}")
     return value
+
+
+def optional_int(data: dict[str, Any], key: str) -> int | None:
+    """A log position a change names (undo's ``event``, a correction's ``after``); absent or empty: None."""
+    raw = data.get(key)
+    if raw is None or raw == "":
+        return None
+    return as_int(data, key, 0, 10**9)
 
 
 def text(data: dict[str, Any], key: str, max_len: int = 200) -> str:
@@ -333,7 +343,8 @@ def correct() -> Any:
     cell, item = text(data, "cell", 3), text(data, "item", 5)
     if not cell:
         raise UserError("cell is missing")
-    tracker.correct_cell(player, cell, item or ".", reason=text(data, "reason") or "misread")
+    tracker.correct_cell(player, cell, item or ".", reason=text(data, "reason") or "misread",
+                         expected=optional_int(data, "after"))
     return done(f"Cell {cell.upper()} corrected.")
 
 
@@ -348,6 +359,6 @@ def override() -> Any:
 @bp.post("/undo")
 def undo() -> Any:
     tracker = service().require_tracker()
-    guarded()
-    tracker.undo()
+    data = guarded()
+    tracker.undo(expected=optional_int(data, "event"))  # the move the page showed as last: a repeat is a 409
     return done("Last move taken back.")

@@ -51,6 +51,10 @@ def cmd_serve(args: argparse.Namespace) -> int:
         raise UserError(f"--port {args.port}: choose a port between 1 and 65535")
     demo = bool(getattr(args, "demo", False))
     check_port_free(args.host, args.port)  # werkzeug would print two lines and exit 1 on its own
+    if args.camera and not demo and args.camera != "none":
+        from vision.sources import open_source
+
+        open_source(args.camera).close()  # a camera that cannot be opened now: exit 2 with its reason
     # one service per data directory: a second would replay the log into its own copy and interleave moves
     lock = DataDirLock(data_dir, f"companion serve on port {args.port}").acquire()
     try:

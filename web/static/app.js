@@ -17,6 +17,9 @@
       if (panel) { panel.innerHTML = data.html[name]; }
     });
     dash.dataset.version = data.version;
+    // undo and correction name the log they were made on; keep that current with each update
+    document.querySelectorAll('input[name="event"]').forEach(function (i) { i.value = data.last_move == null ? "" : data.last_move; });
+    document.querySelectorAll('input[name="after"]').forEach(function (i) { i.value = data.events == null ? "" : data.events; });
     if (status) { status.textContent = "live · update " + data.version; }
   });
   source.onopen = function () { if (status) { status.textContent = "live"; } };
