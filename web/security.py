@@ -23,6 +23,9 @@ SECRET_SETTING = "session_secret"
 PIN_DIGITS = 6
 MAX_FAILURES = 8          # wrong PINs allowed per address ...
 FAILURE_WINDOW = 300.0    # ... in this many seconds
+# ... and from all addresses together: 50 loopback (or spoofed hotspot) addresses must not multiply the
+# guesses. 40 per 5 minutes: a 6-digit PIN would take about 45 days of guessing on average.
+MAX_FAILURES_ALL = 40
 
 
 class Refused(UserError):
@@ -56,19 +59,27 @@ class PinGuard:
     def __init__(self, pin: str) -> None:
         self.pin = pin
         self._failures: dict[str, deque[float]] = defaultdict(deque)
+        self._all_failures: deque[float] = deque()
         self._lock = threading.Lock()
 
     def check(self, given: str | None, address: str) -> None:
         now = time.monotonic()
         with self._lock:
+            for stale in [a for a, times in self._failures.items() if not times or now - times[-1] > FAILURE_WINDOW]:
+                del self._failures[stale]  # addresses seen once do not pile up
             recent = self._failures[address]
             while recent and now - recent[0] > FAILURE_WINDOW:
                 recent.popleft()
+            while self._all_failures and now - self._all_failures[0] > FAILURE_WINDOW:
+                self._all_failures.popleft()
             if len(recent) >= MAX_FAILURES:
                 raise Refused("Too many wrong PINs; wait a few minutes and try again.", 429)
+            if len(self._all_failures) >= MAX_FAILURES_ALL:
+                raise Refused("Too many wrong PINs at this table; changes are paused for a few minutes.", 429)
             if given and hmac.compare_digest(given.strip().encode(), self.pin.encode()):
                 return
             recent.append(now)
+            self._all_failures.append(now)
         if not given:
             raise Refused("This change needs the table PIN shown on the host's screen.")
         raise Refused("Wrong table PIN.")

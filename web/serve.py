@@ -7,16 +7,14 @@ import os
 import signal
 import socket
 import sys
-import threading
 from types import FrameType
 from typing import Any
-
-from werkzeug.serving import make_server
 
 from companion.datalock import DataDirLock
 from companion.errors import UserError
 from web import create_app
 from web.service import TableService
+from web.wsgi import make_table_server
 
 
 def data_dir_of(args: argparse.Namespace) -> str:
@@ -67,7 +65,7 @@ def _serve(args: argparse.Namespace, data_dir: str, demo: bool) -> int:
     service = TableService(data_dir)
     app = create_app({"SERVICE": service})
     try:
-        server = make_server(args.host, args.port, app, threaded=True)
+        server = make_table_server(app, args.host, args.port)
     except OSError as exc:
         raise UserError(f"cannot listen on {args.host}:{args.port} ({exc.strerror or exc})") from None
     background: list[Any] = []  # threads with a stop() method
@@ -82,24 +80,25 @@ def _serve(args: argparse.Namespace, data_dir: str, demo: bool) -> int:
         mode = f"camera {args.camera}"
     else:
         mode = "no camera: moves entered by hand"
-    print(banner(service.pin, args.host, server.server_port, data_dir, mode), flush=True)
+    print(banner(service.pin, args.host, server.effective_port, data_dir, mode), flush=True)
     for thread in background:
         thread.start()
     if args.camera and not demo:
         service.use_camera(args.camera, service.tracker.language if service.tracker else "en")
 
     def _stop(signum: int, frame: FrameType | None) -> None:
-        threading.Thread(target=server.shutdown, daemon=True).start()
+        raise KeyboardInterrupt  # waitress's loop runs in this (main) thread and ends on it
 
     signal.signal(signal.SIGTERM, _stop)
     try:
-        server.serve_forever()
+        server.run()
     except KeyboardInterrupt:
         pass
     finally:
         for thread in background:
             thread.stop()
-        server.server_close()
+        server.close()
+        server.task_dispatcher.shutdown(timeout=2)
         service.close()
     print("companion serve: stopped", file=sys.stderr)
     return 0

@@ -74,3 +74,21 @@ def test_the_forms_carry_what_they_change(game, service):
     page = game.client.get("/").text
     assert f'name="event" value="{service.tracker.last_move_seq}"' in page
     assert f'name="after" value="{service.tracker.event_count}"' in page
+
+
+def test_wrong_pins_from_many_addresses_hit_a_global_limit(game):
+    """400 guesses from 50 loopback addresses used to pass the per-address limit; now the table pauses."""
+    from web.security import MAX_FAILURES, MAX_FAILURES_ALL
+
+    statuses = []
+    for k in range(50):
+        address = f"127.0.{k // 250}.{k % 250 + 1}"
+        for _ in range(MAX_FAILURES - 1):  # just under each address's own limit
+            response = game.client.post("/undo", json={}, headers={"X-CSRF-Token": game.token,
+                                        "X-Table-Pin": "000000"}, environ_base={"REMOTE_ADDR": address})
+            statuses.append(response.status_code)
+    assert statuses[:MAX_FAILURES_ALL] == [403] * MAX_FAILURES_ALL
+    assert set(statuses[MAX_FAILURES_ALL:]) == {429}
+    paused = game.client.post("/undo", json={}, headers={"X-CSRF-Token": game.token, "X-Table-Pin": "000000"},
+                              environ_base={"REMOTE_ADDR": "10.9.9.9"})
+    assert paused.status_code == 429 and "paused" in paused.get_json()["error"]
