@@ -98,7 +98,9 @@ fi
 # is NOT asked for: picamera2 is already there from apt, and pip's picamera2 would try to build
 # libcamera pieces that only Debian's package has.
 "$VENV/bin/pip" install --quiet --upgrade pip
-"$VENV/bin/pip" install --quiet --upgrade "$SRC"
+# The exact versions the tests passed with (requirements.lock), then the program on top of them.
+"$VENV/bin/pip" install --quiet -r "$SRC/requirements.lock"
+"$VENV/bin/pip" install --quiet --upgrade --upgrade-strategy only-if-needed "$SRC"
 # opencv-python-headless 5 needs numpy 2, but Debian's simplejpeg (used by picamera2) is built for
 # numpy 1 and fails to import next to numpy 2 ("numpy.dtype size changed"). A simplejpeg wheel from PyPI,
 # built for numpy 2, inside the venv shadows Debian's.

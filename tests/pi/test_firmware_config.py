@@ -172,3 +172,23 @@ def test_boot_notes_name_the_camera_setting():
     notes = (FIRMWARE / "config.txt.notes").read_text()
     assert "camera_auto_detect=1" in notes
     assert "camera_auto_detect=1" in (FIRMWARE / "install.sh").read_text()
+
+
+def test_runtime_dependencies_are_locked_and_the_lock_is_used():
+    """Every runtime dependency (and what it pulls in) has an exact version in requirements.lock, the lock
+    matches this environment, and install.sh and CI install from it."""
+    import importlib.util
+    import re
+
+    lock = (FIRMWARE.parent / "requirements.lock").read_text()
+    pins = dict(re.findall(r"^([a-z0-9][a-z0-9._-]*)==(\S+)$", lock, re.M))
+    spec = importlib.util.spec_from_file_location("make_lock", FIRMWARE / "make_lock.py")
+    make_lock = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(make_lock)
+    closure = make_lock.runtime_closure()
+    assert {"flask", "numpy", "opencv-python-headless", "pillow", "waitress", "werkzeug"} <= set(closure)
+    assert set(pins) == set(closure)
+    mismatched = {name: (pins[name], closure[name]) for name in closure if pins[name] != closure[name]}
+    assert not mismatched, f"requirements.lock is out of date: {mismatched} (run firmware_config/make_lock.py)"
+    assert 'pip" install --quiet -r "$SRC/requirements.lock"' in (FIRMWARE / "install.sh").read_text()
+    assert "pip install --quiet -r requirements.lock" in (FIRMWARE.parent / ".ci" / "run").read_text()
