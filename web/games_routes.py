@@ -21,6 +21,7 @@ from flask import (
     Flask,
     Response,
     current_app,
+    has_app_context,
     jsonify,
     redirect,
     render_template,
@@ -93,8 +94,13 @@ def hand_kept_game_on_table(store: Any) -> int | None:
 def set_aside_hand_kept_game(store: Any) -> None:
     """A new game of any kind sets the table's unfinished hand-kept game aside (it stays in the list)."""
     newest = newest_game(store)
-    if newest is not None and game_of(newest[1]) != SAINT_MALO and not newest[2]:
+    if newest is None or game_of(newest[1]) == SAINT_MALO:
+        return
+    if not newest[2]:
         store.set_meta(newest[0], abandoned=True)
+    if has_app_context():  # its open pages go to the table's new game
+        hub = live().hub
+        hub.publish(json.dumps({"game": None, "version": hub.version + 1, "epoch": live().epoch, "html": None}))
 
 
 def start_game(service: TableService, game: GamePlugin, names: Sequence[str],

@@ -131,6 +131,9 @@ def test_a_past_game_is_read_only_and_saint_malo_works_after(table, service):
     assert table.client.get("/").status_code == 200
     assert service.store.meta(second).get("abandoned") is True
     assert table.client.get(f"/games/{service.tracker.game_id}").status_code == 200
+    # the settlers page still open on a phone hears that the table moved on (its script goes to "/")
+    body = table.client.get("/play/events?limit=1").get_data(as_text=True)
+    assert json.loads(body.split("data: ", 1)[1].split("\n", 1)[0])["game"] is None
 
 
 def test_a_saint_malo_game_set_aside_by_another_game(table, service):

@@ -94,3 +94,17 @@ def test_the_installed_command(tmp_path):
     done = subprocess.run([sys.executable, "-m", "companion", "tally", "--game", "dice-settlers", str(tmp_path / "no.json")],
                           capture_output=True, text=True, timeout=60)
     assert done.returncode == 2 and done.stderr.count("\n") == 1 and "no.json" in done.stderr
+
+
+def test_the_readme_examples_give_the_readme_outputs():
+    import re
+    from pathlib import Path
+
+    from companion.games import get_game
+
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
+    section = readme[readme.index("## Two more games"):]
+    blocks = [json.loads(b) for b in re.findall(r"```json\n(.*?)```", section, re.S)]
+    assert len(blocks) == 4
+    for state, expected in (blocks[0:2], blocks[2:4]):
+        assert get_game(state["game"]).tally(state, "README.md") == expected

@@ -16,6 +16,11 @@ The rulebook (``seeds/002_*.txt``, Italian, an OCR) and what the code makes of i
 - Winner: "più punti vittoria nel suo tracciato arancione ... In caso di parità, vince il giocatore con
   più spazi vuoti nella sua plancia. Se anche questi sono uguali, vince chi ha più punti sul tracciato
   verde." Beyond that the text is silent: the players still tied share the win.
+
+The OCR garbles these passages in a regular way, read as: "pitt"/"piti"/"pit" = "più" (the winner "con
+più punti", the tie-breaks "più spazi vuoti", "più punti sul tracciato verde"), "paritd" = "parità",
+"c'¢"/"¢" = "c'è"/"è", "sard" = "sarà". Nothing in the scoring depends on a word the OCR left unreadable
+except the 5 of "ogni 5 carte" (see CARDS_PER_VP).
 """
 
 from __future__ import annotations
