@@ -30,6 +30,7 @@ from flask import (
     url_for,
 )
 
+from companion import safejson
 from companion.errors import UserError
 from companion.games import SAINT_MALO, GamePlugin, ScoreSheet, game_of, get_game, standing_events
 from web.security import require_change_rights
@@ -250,7 +251,7 @@ def events() -> Response:
 def entry_from_request() -> dict[str, Any]:
     if not request.is_json:
         raise UserError("send the entry as a JSON object (Content-Type: application/json)")
-    data = request.get_json(silent=True)
+    data = safejson.loads(request.get_data(cache=True), "the request body")  # depth, size, NaN limits
     if not isinstance(data, dict):
         raise UserError("the request body must be a JSON object")
     return data

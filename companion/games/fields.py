@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 from companion.errors import UserError
@@ -27,7 +28,8 @@ def as_list(value: Any, source: str, field: str) -> list[Any]:
 
 def whole(value: Any, source: str, field: str, low: int = 0, high: int = MAX_COUNT) -> int:
     """A whole number in [low, high]; JSON true/false and 3.5 are refused, 3.0 is 3."""
-    if isinstance(value, bool) or not isinstance(value, int | float) or value != int(value):
+    if (isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value)
+            or value != int(value)):
         raise fail(source, field, f"expected a whole number, not {value!r}")
     number = int(value)
     if not low <= number <= high:

@@ -97,6 +97,12 @@ def test_bad_entries_answer_4xx_with_one_line(table):
     response = table.client.post(f"/play/{game_id}/event", data="[1, 2]", headers={**table.headers(),
                                  "Content-Type": "application/json"})
     assert response.status_code == 400 and "JSON object" in response.json["error"]
+    response = table.client.post(f"/play/{game_id}/event", data='{"type": "points", "player": 0, "track": "green", '
+                                 '"points": NaN}', headers={**table.headers(), "Content-Type": "application/json"})
+    assert response.status_code == 400 and "\n" not in response.json["error"]
+    response = table.client.post(f"/play/{game_id}/event", data="[" * 5000 + "]" * 5000,
+                                 headers={**table.headers(), "Content-Type": "application/json"})
+    assert response.status_code == 400 and "nested" in response.json["error"]
     response = table.client.post(f"/play/{game_id}/event", data={"type": "scoring"}, headers=table.headers())
     assert response.status_code == 400 and "JSON" in response.get_data(as_text=True)
     assert table.client.get("/play/999").status_code == 404

@@ -66,7 +66,7 @@ def test_saint_malo_stays_the_default_byte_for_byte(tmp_path, capsys):
 
 def test_standard_input(capsys, monkeypatch):
     import io
-    monkeypatch.setattr(sys, "stdin", io.StringIO(json.dumps(SETTLERS_EXAMPLE)))
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(json.dumps(SETTLERS_EXAMPLE).encode())))
     code, out, _ = run(capsys, ["tally", "--game", "dice-settlers", "-"])
     assert code == 0 and json.loads(out)["winners"] == ["Anna"]
 

@@ -147,6 +147,8 @@ def test_the_50_100_marker():
     (lambda s: s["players"][1].__setitem__("orange", "75"), "players[1].orange"),
     (lambda s: s["players"][1].__setitem__("orange", 7.5), "players[1].orange"),
     (lambda s: s["players"][1].__setitem__("orange", True), "players[1].orange"),
+    (lambda s: s["players"][1].__setitem__("orange", float("inf")), "players[1].orange"),
+    (lambda s: s["players"][1].__setitem__("orange", float("nan")), "players[1].orange"),
 ])
 def test_bad_states_are_named(change, field):
     state = {"players": [copy.deepcopy(ANNA), copy.deepcopy(BENNO)]}
