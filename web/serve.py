@@ -87,6 +87,8 @@ def _serve(args: argparse.Namespace, data_dir: str, demo: bool) -> int:
         service.use_camera(args.camera, service.tracker.language if service.tracker else "en")
 
     def _stop(signum: int, frame: FrameType | None) -> None:
+        server.live_limit.stopping.set()  # live pages end at their next event ...
+        service.hub.publish(service.hub.payload)  # ... which is now, so their threads are free to stop
         raise KeyboardInterrupt  # waitress's loop runs in this (main) thread and ends on it
 
     signal.signal(signal.SIGTERM, _stop)

@@ -48,6 +48,7 @@ class LiveStreamLimit:
         self.lifetime = lifetime
         self._lock = threading.Lock()
         self._open: dict[str, int] = defaultdict(int)
+        self.stopping = threading.Event()  # set at shutdown: each stream ends at its next chunk
 
     @property
     def open_streams(self) -> int:
@@ -77,6 +78,8 @@ class LiveStreamLimit:
         deadline = time.monotonic() + self.lifetime
         try:
             for chunk in inner:
+                if self.stopping.is_set():
+                    break
                 yield chunk
                 if time.monotonic() > deadline:
                     break  # the page reconnects (EventSource retry) and gets a fresh slot
@@ -95,6 +98,8 @@ class LiveStreamLimit:
 
 class TableServer(TcpWSGIServer):
     """Waitress's TCP server with a per-address connection cap and a header timeout."""
+
+    live_limit: LiveStreamLimit | None = None
 
     per_address = PER_ADDRESS_CONNECTIONS
     header_timeout = HEADER_TIMEOUT
@@ -139,5 +144,5 @@ def make_table_server(app: WSGIApp, host: str, port: int, *, threads: int = THRE
                          asyncore_use_poll=True, ident="companion", clear_untrusted_proxy_headers=True,
                          max_request_header_size=16 * 1024, max_request_body_size=1024 * 1024,
                          expose_tracebacks=False)
-    server.live_limit = limited  # type: ignore[attr-defined]
+    server.live_limit = limited
     return server
