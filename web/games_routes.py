@@ -72,6 +72,25 @@ def table() -> TableService:
 def install(app: Flask) -> None:
     app.extensions["games_live"] = GamesLive()
     app.register_blueprint(bp)
+    service: TableService = app.extensions["table"]
+    reconcile(service.store)
+
+
+def reconcile(store: Any) -> None:
+    """The store's finished mark as the log says: a power cut can fall between an entry that ends (or
+    reopens) the game and the mark, and the log is the truth."""
+    game_id = hand_kept_game_on_table(store)
+    if game_id is None:
+        return
+    meta = store.meta(game_id)
+    game = get_game(game_of(meta))
+    assert game.live is not None
+    sheet = game.live.replay(standing_events(store.events(game_id)))
+    marked = {g["id"]: g for g in store.list_games()}[game_id].get("finished") is not None
+    if sheet.finished and not marked:
+        store.finish_game(game_id, sheet.tally() or {})
+    elif marked and not sheet.finished:
+        store.reopen_game(game_id)
 
 
 # -- which game is on the table ----------------------------------------------------------------------

@@ -163,3 +163,15 @@ def test_server_sent_events_carry_the_panels(table, app):
     assert data["game"] == game_id
     assert set(data["html"]) == {"tracks", "rounds", "end", "log"}
     assert "Anna +6 green (area of 3)" in data["html"]["log"]
+
+
+def test_a_power_cut_between_the_last_entry_and_the_finished_mark(table, service, tmp_path):
+    game_id = table.start("dice-settlers", ["Anna", "Bruno"])
+    table.ok(game_id, {"type": "player", "player": 0, "dice_owned": 9})
+    service.store.append_event(game_id, {"type": "finish"})  # on disk; the service died before marking the end
+    again = create_app({"DATA_DIR": str(tmp_path / "data")})
+    try:
+        stored = {g["id"]: g for g in again.extensions["table"].store.list_games()}[game_id]
+        assert stored["finished"] and stored["tally"]["winners"] == ["Anna"]
+    finally:
+        again.extensions["table"].close()
