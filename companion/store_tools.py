@@ -116,19 +116,34 @@ def salvage(path: Path) -> tuple[list[dict[str, Any]], dict[str, str], list[str]
     return games, settings, problems
 
 
-def _replay_problem(store: GameStore, game_id: int) -> str | None:
+def replay_game(store: GameStore, game_id: int) -> tuple[Any, dict[str, Any] | None, bool]:
+    """(replayed game, its tally or None, whether it is over but lacks its end). Saint Malo replays through
+    the tracker; a hand-kept game through its plugin. Raises what the replay raises."""
+    from companion.games import SAINT_MALO, game_of, get_game, standing_events
+    from companion.rules import is_terminal
     from companion.tracker import Tracker
 
-    try:
+    meta = store.meta(game_id)
+    if game_of(meta) == SAINT_MALO:
         tracker = Tracker(store, game_id)
-    except (UserError, KeyError, TypeError, ValueError, AttributeError) as exc:
-        return f"game {game_id}: cannot be replayed ({exc})"
-    if tracker.tally is None and not store.meta(game_id).get("abandoned"):
-        from companion.rules import is_terminal
+        over = tracker.tally is None and not meta.get("abandoned") and is_terminal(tracker.state)
+        return tracker, tracker.tally, over
+    live = get_game(game_of(meta)).live
+    if live is None:
+        raise UserError(f"game {game_id}: no way to replay a {game_of(meta)} game")
+    sheet = live.replay(standing_events(store.events(game_id)))
+    return sheet, (sheet.tally() or {}) if sheet.finished else None, False
 
-        if is_terminal(tracker.state):
-            return f"game {game_id}: over, but its end was never written"
-    return None
+
+REPLAY_ERRORS = (UserError, KeyError, TypeError, ValueError, AttributeError, IndexError)
+
+
+def _replay_problem(store: GameStore, game_id: int) -> str | None:
+    try:
+        _game, _tally, over = replay_game(store, game_id)
+    except REPLAY_ERRORS as exc:
+        return f"game {game_id}: cannot be replayed ({exc})"
+    return f"game {game_id}: over, but its end was never written" if over else None
 
 
 def check(path: Path) -> list[str]:
@@ -149,8 +164,6 @@ def check(path: Path) -> list[str]:
 
 def repair(path: Path) -> dict[str, Any]:
     """Rebuild ``path`` from what is readable; the old file is kept beside it. Returns what was done."""
-    from companion.tracker import Tracker
-
     games, settings, problems = salvage(path)
     stamp = time.strftime("%Y%m%d-%H%M%S")
     backup = path.with_name(f"{path.name}.damaged-{stamp}")
@@ -182,16 +195,16 @@ def repair(path: Path) -> dict[str, Any]:
                         [(game["id"], e["seq"], e["at"], json.dumps(e["event"], separators=(",", ":")))
                          for e in events])
                 try:
-                    tracker = Tracker(store, game["id"])
-                except (UserError, KeyError, TypeError, ValueError, AttributeError):
+                    replayed, tally, over = replay_game(store, game["id"])
+                except REPLAY_ERRORS:
                     events.pop()  # the last event does not replay: drop it and try again
                     dropped[game["id"]] = dropped.get(game["id"], 0) + 1
                     continue
-                if tracker.tally is not None:  # ended (and not taken back): finished, as the log says
+                if tally is not None:  # ended (and not taken back): finished, as the log says
                     store._db.execute("UPDATE games SET finished = ?, tally = ? WHERE id = ?",
-                                      (game["finished"] or time.time(), json.dumps(tracker.tally), game["id"]))
-                elif not game["meta"].get("abandoned"):
-                    tracker.finish_if_over()
+                                      (game["finished"] or time.time(), json.dumps(tally), game["id"]))
+                elif over:
+                    replayed.finish_if_over()  # the last move's end, never written: written now
                 break
         store._db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
     for suffix in ("-wal", "-shm"):

@@ -647,11 +647,12 @@ class Tracker:
              seen: list[dict[str, str]]) -> None:
         if self.question is not None and self.question.choices == [first, second]:
             return
-        if self.dispute is not None:
-            self._append({"type": "resolved", "how": "fixed on the board"})
-        self._record({"type": "question", "player": player, "choices": [first, second],
-                      "texts": [describe_choice(first, second), describe_choice(second, first)],
-                      "seen": [dict(p) for p in seen], "source": "camera"})
+        with self._atomic():
+            if self.dispute is not None:
+                self._append({"type": "resolved", "how": "fixed on the board"})
+            self._record({"type": "question", "player": player, "choices": [first, second],
+                          "texts": [describe_choice(first, second), describe_choice(second, first)],
+                          "seen": [dict(p) for p in seen], "source": "camera"})
 
     def answer_question(self, choice: int) -> dict[str, Any]:
         """The players say which reading of the drawing is right: it is recorded as the move."""
@@ -664,9 +665,10 @@ class Tracker:
             verdict = judge(self.state, Action.from_json(action))
             if not verdict.legal:  # the game changed under the question: enter the move by hand
                 raise UserError("that reading is no longer legal; enter the move by hand")
-            self._append({"type": "answered", "choice": choice, "text": self.question.texts[choice]})
-            self.pending = None
-            self._record({"type": "move", "action": action, "source": "answer"})
+            with self._atomic():  # the answer and the move it makes: both or neither
+                self._append({"type": "answered", "choice": choice, "text": self.question.texts[choice]})
+                self.pending = None
+                self._record({"type": "move", "action": action, "source": "answer"})
             return action
 
     def _judge_and_record(self, action: dict[str, Any], source: str) -> Any:

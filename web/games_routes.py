@@ -128,13 +128,12 @@ def start_game(service: TableService, game: GamePlugin, names: Sequence[str],
     """A new hand-kept game on the table; a running Saint Malo game is set aside, its camera idle."""
     assert game.live is not None
     start = game.live.start_event(list(names), dict(options or {}))
-    with live().lock:
+    with live().lock, service.store.transaction("the new game"):  # the game, its start, the old set aside
         set_aside_hand_kept_game(service.store)
         old = service.tracker
         if old is not None and not old.finished:
             service.store.set_meta(old.game_id, abandoned=True)
-        game_id = service.store.create_game({"game": game.id, "players": start["players"]})
-        service.store.append_event(game_id, start)
+        game_id = service.store.create_game({"game": game.id, "players": start["players"]}, first_event=start)
         service.tracker = None  # the Saint Malo dashboard now sends its pages here
         publish(game_id)
     service.publish()
@@ -204,14 +203,15 @@ def record(game_id: int, event: dict[str, Any]) -> tuple[ScoreSheet, str]:
             stored = game.live.check_event(sheet, event)
             message = "Entry recorded."
         was_finished = sheet.finished
-        store.append_event(game_id, stored)
-        sheet = game.live.replay(standing_events(store.events(game_id)))
-        if sheet.finished:  # (again, when a player's leftovers are corrected after the end)
-            store.finish_game(game_id, sheet.tally() or {})
-            if not was_finished:
-                message = "The game is over: the final tally stands."
-        elif was_finished:
-            store.reopen_game(game_id)
+        with store.transaction("the entry"):  # the entry and the game's end (or reopening): both or neither
+            store.append_event(game_id, stored)
+            sheet = game.live.replay(standing_events(store.events(game_id)))
+            if sheet.finished:  # (again, when a player's leftovers are corrected after the end)
+                store.finish_game(game_id, sheet.tally() or {})
+                if not was_finished:
+                    message = "The game is over: the final tally stands."
+            elif was_finished:
+                store.reopen_game(game_id)
         publish(game_id)
     return sheet, message
 

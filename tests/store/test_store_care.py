@@ -171,3 +171,19 @@ def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return int(s.getsockname()[1])
+
+
+def test_check_and_repair_know_the_hand_kept_games(tmp_path: Path, capsys) -> None:
+    """A Castles of Tuscany game in the same store replays through its plugin, not the Saint Malo tracker."""
+    from companion.games import get_game
+
+    game_with_moves(tmp_path, 2)
+    tuscany = get_game("castles-of-tuscany")
+    with GameStore(tmp_path) as store:
+        start = tuscany.live.start_event(["Anna", "Ben"], {})
+        store.create_game({"game": tuscany.id, "players": start["players"]}, first_event=start)
+    assert main(["store", "check", "--data", str(tmp_path)]) == 0
+    assert capsys.readouterr().out.strip().endswith(": ok")
+    assert main(["store", "repair", "--data", str(tmp_path)]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["events_dropped"] == {} and report["games"] == 2
