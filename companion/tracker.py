@@ -227,10 +227,13 @@ class LogEntry:
     reasons: list[dict[str, str]] = field(default_factory=list)
     effects: dict[str, Any] | None = None
     source: str = ""
+    action: dict[str, Any] | None = None  # the move this entry is about (moves, overrides, disputes, undos)
+    undone: bool = False  # a move taken back later: it no longer counts
 
     def to_json(self) -> dict[str, Any]:
         return {"seq": self.seq, "kind": self.kind, "text": self.text, "at": self.at, "legal": self.legal,
-                "reasons": self.reasons, "effects": self.effects, "source": self.source}
+                "reasons": self.reasons, "effects": self.effects, "source": self.source, "action": self.action,
+                "undone": self.undone}
 
 
 class Tracker:
@@ -325,13 +328,14 @@ class Tracker:
                 if verdict.legal:
                     move_seqs.append(seq)
                     log.append(LogEntry(seq, "move", text, at, True, [], _to_json(verdict.effects),
-                                        ev.get("source", "camera")))
+                                        ev.get("source", "camera"), action))
                 else:
                     # a correction made this move illegal: it stands, as drawn, flagged in the log
                     game.override(Action.from_json(action), "kept after a correction")
                     move_seqs.append(seq)
                     log.append(LogEntry(seq, "override", text + " — illegal after correction, kept", at, False,
-                                        [_to_json(e) for e in verdict.errors], None, ev.get("source", "camera")))
+                                        [_to_json(e) for e in verdict.errors], None, ev.get("source", "camera"),
+                                        action))
                 dispute = None
             elif kind == "override":
                 action = corrections.get(seq, ev["action"])
@@ -342,19 +346,26 @@ class Tracker:
                 move_actions[seq] = action
                 log.append(LogEntry(seq, "override", describe_action(action, self.names)
                                     + f" — overridden: {ev.get('reason', '')}", at, False, errors,
-                                    _effects_between(before, game.state), ev.get("source", "table")))
+                                    _effects_between(before, game.state), ev.get("source", "table"), action))
                 dispute = None
             elif kind == "undo":
+                taken: dict[str, Any] | None = None
                 if move_seqs:
-                    move_seqs.pop()
+                    undone_seq = move_seqs.pop()
+                    taken = move_actions.get(undone_seq)
                     game.undo()
-                log.append(LogEntry(seq, "undo", "Last move taken back", at))
+                    for entry in log:
+                        if entry.seq == undone_seq:
+                            entry.undone = True
+                text = ("Taken back: " + describe_action(taken, self.names)) if taken else "Last move taken back"
+                log.append(LogEntry(seq, "undo", text, at, action=taken))
                 dispute = None
                 finished_tally = None
             elif kind == "dispute":
                 dispute = Dispute(ev["action"], ev["errors"], at)
                 log.append(LogEntry(seq, "dispute", describe_action(ev["action"], self.names)
-                                    + " — illegal", at, False, ev["errors"], None, ev.get("source", "camera")))
+                                    + " — illegal", at, False, ev["errors"], None, ev.get("source", "camera"),
+                                    ev["action"]))
             elif kind == "resolved":
                 dispute = None
                 log.append(LogEntry(seq, "resolved", f"Dispute closed: {ev.get('how', '')}", at))
@@ -797,11 +808,15 @@ class Tracker:
             self._changed()
 
     def correct_cell(self, player: int, cell: str, item: str, reason: str = "misread",
-                     expected: int | None = None) -> None:
-        """A cell the camera misread, as it really is. A cell drawn in an earlier move rewrites that move
-        (the game is replayed); a cell of the drawing under dispute or in progress is re-judged.
-        ``expected``: the log length the request was made on; a longer log now (another correction or
-        move came first) refuses it with :class:`Stale`."""
+                     expected: int | None = None, *, remember: bool = False) -> str:
+        """A cell as it really is, changed in the game at once; returns a sentence saying what changed.
+
+        A cell drawn in an earlier move rewrites that move (the game is replayed); a cell of the drawing
+        under dispute, asked about or in progress is judged again; a drawing the camera missed joins the
+        player's last move. The camera's reading of the cell is made to agree with the game. ``remember``
+        (asked for by the players) keeps a standing rule: the camera's present reading of that cell means
+        ``item``. ``expected``: the log length the request was made on; a longer log now (another
+        correction or move came first) refuses it with :class:`Stale`."""
         with self._lock, self._atomic("the correction"):
             if expected is not None and expected != self.event_count:
                 raise Stale("the game changed since this correction was made (another correction or "
@@ -809,13 +824,71 @@ class Tracker:
             if not 0 <= player < len(self.names):
                 raise UserError(f"no player {player + 1}")
             cell, item = parse_cell(cell), parse_item(item)
+            who = self.names[player]
+            if item == "W" and cell not in LAYOUT.outer_cells:
+                raise UserError(f"{cell} is an inner space: walls are drawn only on the outer spaces")
+            if cell in LAYOUT.printed_crates:
+                raise UserError(f"{cell} is a crate printed on the board; it cannot be changed")
             seat = self.seats[player]
             board = self.last_boards.get(seat)
-            if board is not None:
-                self.aliases[(seat, cell)] = (city_cell(board["city"], cell), item)
+            read = city_cell(board["city"], cell) if board is not None else None
+            in_game = city_cell(self.state.players[player].city, cell)
+
+            def agree() -> None:  # the camera's misreading there now means what the game holds
+                if read is not None and read not in (".", item):  # an empty reading: not drawn yet
+                    self.aliases[(seat, cell)] = (read, item)
+
+            question = self.question
+            if question is not None and player == question.player and read is not None and in_game == ".":
+                # a cell of the drawing asked about, said by hand: read the drawing again with it
+                self.aliases[(seat, cell)] = (read, item)
+                seen = self.seen_city(seat)
+                assert seen is not None
+                new, _ = diff_city(self.state.players[player].city, seen)
+                self._append({"type": "note", "text": f"Cell {cell} of {who} is {item_name(item)} ({reason})."})
+                if new != question.seen:
+                    self.pending = None
+                    if new:
+                        self._read_drawing(player, list(question.choices[0]["dice"]), new)
+                    else:
+                        self._record({"type": "withdrawn", "how": "drawing erased"})
+                else:
+                    self._replay()
+                    self._changed()
+                return f"{cell} of {who} is now {item_name(item) if item != '.' else 'empty'}; the drawing is read again."
             events = self.store.events(self.game_id)
             target = self._move_that_drew(events, player, cell)
-            if target is not None:
+            if self.dispute is not None and player == self.current_player() and (
+                    target is None or any(p["cell"] == cell for p in self.dispute.action.get("place", []))):
+                place = [dict(p) for p in self.dispute.action.get("place", []) if p["cell"] != cell]
+                if item != ".":
+                    place.append({"cell": cell, "item": item})
+                place.sort(key=lambda p: ALL_CELLS.index(p["cell"]))
+                dice = self.dispute.action.get("dice") or self.turn_dice or []
+                fixed = infer_action(player, dice, place)
+                agree()
+                self._append({"type": "correction", "target": -1, "cell": cell, "item": item,
+                              "action": fixed, "reason": reason})
+                if place:
+                    verdict = self._judge_and_record(fixed, source="hand")
+                    return (f"{cell} of {who} is now {item_name(item)}; "
+                            + ("the drawing is legal and was taken." if verdict.legal
+                               else "the drawing still breaks a rule."))
+                self._record({"type": "resolved", "how": "drawing erased"})
+                return f"{cell} of {who} is now empty; the disputed drawing is gone."
+            if target is None and in_game == "." and item != ".":
+                if self.pending is not None and self.pending["player"] == player:
+                    self.pending["place"] = sorted(
+                        [p for p in self.pending["place"] if p["cell"] != cell] + [{"cell": cell, "item": item}],
+                        key=lambda p: ALL_CELLS.index(p["cell"]))
+                    self.pending["since"] = self.clock()
+                    agree()
+                    self._changed()
+                    return f"{cell} of {who} is now {item_name(item)} in the drawing in progress."
+                target = self._last_move_of(events, player)
+                if target is None:
+                    raise UserError(f"{who} has no move yet that {cell} could belong to; enter the move by hand")
+            if target is not None and in_game != item:
                 seq, action = target
                 place = [dict(p) for p in action.get("place", []) if p["cell"] != cell]
                 if item != ".":
@@ -824,39 +897,45 @@ class Tracker:
                 fixed = infer_action(player, action.get("dice", []), place) if action.get("symbol") != "log" \
                     else dict(action)
                 fixed["turned"] = max(fixed["turned"], 0)
+                if remember:
+                    self._remember(seat, cell, read, item, player)
+                else:
+                    agree()
                 self._record({"type": "correction", "target": seq, "cell": cell, "item": item,
                               "action": fixed, "reason": reason})
-                return
-            if self.dispute is not None and player == self.current_player():
-                place = [dict(p) for p in self.dispute.action.get("place", []) if p["cell"] != cell]
-                if item != ".":
-                    place.append({"cell": cell, "item": item})
-                place.sort(key=lambda p: ALL_CELLS.index(p["cell"]))
-                dice = self.dispute.action.get("dice") or self.turn_dice or []
-                fixed = infer_action(player, dice, place)
-                self._append({"type": "correction", "target": -1, "cell": cell, "item": item,
-                              "action": fixed, "reason": reason})
-                if place:
-                    self._judge_and_record(fixed, source="hand")
-                else:
-                    self._record({"type": "resolved", "how": "drawing erased"})
-                return
+                entry = next((e for e in self.log if e.seq == seq), None)
+                kept = entry is not None and entry.kind == "override" and entry.legal is False
+                return (f"{cell} of {who} is now {item_name(item)}; the game was replayed"
+                        + (" (that move now breaks a rule and is kept as drawn)." if kept else "."))
+            # the game already holds what the players say: the camera is what is wrong there
+            if read is None or read == item:
+                raise UserError(f"{cell} of {who} already holds {item_name(item)}")
+            if remember:
+                self._remember(seat, cell, read, item, player)
+                self._replay()  # the note joins the log
+            else:
+                agree()
             if self.pending is not None:
                 self.pending["since"] = self.clock()
-            self._record({"type": "note", "text": f"Cell {cell} of {self.names[player]} reads as "
-                          f"{item_name(item)} from now on ({reason})."})
-            question = self.question
-            if question is not None and player == question.player and self.last_boards.get(seat) is not None:
-                # a cell of the drawing asked about, said by hand: read the drawing again with it
-                seen = self.seen_city(seat)
-                assert seen is not None
-                new, _ = diff_city(self.state.players[player].city, seen)
-                if new != question.seen:
-                    self.pending = None
-                    if new:
-                        self._read_drawing(player, list(question.choices[0]["dice"]), new)
-                    else:
-                        self._record({"type": "withdrawn", "how": "drawing erased"})
+            self._changed()
+            return f"{cell} of {who} stays {item_name(item)}; the camera's reading there is set aside."
+
+    def _remember(self, seat: int, cell: str, read: str | None, item: str, player: int) -> None:
+        """A standing rule the players asked for: this reading of this cell means ``item``."""
+        if read is None:
+            raise UserError(f"the camera has not seen {self.names[player]}'s board; nothing to remember")
+        self.aliases[(seat, cell)] = (read, item)
+        self._append({"type": "note", "text": f"The camera's reading of {cell} of {self.names[player]} "
+                      f"({item_name(read) if read != '.' else 'empty'}) is taken as {item_name(item)} "
+                      "from now on, as the players asked."})
+
+    def _last_move_of(self, events: list[dict[str, Any]], player: int) -> tuple[int, dict[str, Any]] | None:
+        corrections = {int(e["target"]): e["action"] for e in events if e.get("type") == "correction"}
+        for seq in reversed(self.move_seqs):
+            action = corrections.get(seq, events[seq]["action"])
+            if int(action.get("player", -1)) == player and action.get("symbol") not in (None, "log"):
+                return seq, action
+        return None
 
     def _move_that_drew(self, events: list[dict[str, Any]], player: int,
                         cell: str) -> tuple[int, dict[str, Any]] | None:
@@ -923,7 +1002,10 @@ class Tracker:
                 board = self.last_boards.get(seat)
                 players.append({**pj, "index": i, "seat": seat, "defence": int(p.defence),
                                 "uncertain": board["uncertain"] if board else [],
-                                "seen": board is not None})
+                                "seen": board is not None,
+                                "readings": [{"cell": cell, "read": read, "as": truth}
+                                             for (a_seat, cell), (read, truth) in sorted(self.aliases.items())
+                                             if a_seat == seat]})
             return {
                 "game_id": self.game_id,
                 "version": self.version,
