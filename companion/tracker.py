@@ -905,11 +905,13 @@ class Tracker:
                               "action": fixed, "reason": reason})
                 entry = next((e for e in self.log if e.seq == seq), None)
                 kept = entry is not None and entry.kind == "override" and entry.legal is False
-                return (f"{cell} of {who} is now {item_name(item)}; the game was replayed"
+                now = item_name(item) if item != "." else "empty"
+                return (f"{cell} of {who} is now {now}; the game was replayed"
                         + (" (that move now breaks a rule and is kept as drawn)." if kept else "."))
             # the game already holds what the players say: the camera is what is wrong there
             if read is None or read == item:
-                raise UserError(f"{cell} of {who} already holds {item_name(item)}")
+                raise UserError(f"{cell} of {who} is already empty" if item == "." else
+                                f"{cell} of {who} already holds {item_name(item)}")
             if remember:
                 self._remember(seat, cell, read, item, player)
                 self._replay()  # the note joins the log

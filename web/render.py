@@ -7,13 +7,14 @@ import threading
 from collections.abc import Callable
 from typing import Any
 
-from flask import Flask, render_template
+from flask import Flask, g, render_template
 
 from companion.tracker import Tracker
-from web.service import PERSON_LETTERS, TableService
+from web.i18n import describe_action, item_label, letters_for, palette_items, plain_errors, translate
+from web.service import TableService
 from web.views import SYMBOL_COLOURS, city_cells, event_text, overlay_city, tally_view
 
-PANELS = ("status", "table", "pirates", "dice", "log", "tally")
+PANELS = ("status", "table", "actions", "pirates", "dice", "log", "tally")
 
 _options_cache: dict[tuple[int, int, tuple[str, ...]], list[dict[str, Any]]] = {}
 _options_busy: set[tuple[int, int, tuple[str, ...]]] = set()
@@ -63,7 +64,9 @@ def options_for(tracker: Tracker, on_ready: Callable[[], None] | None = None) ->
 def game_context(tracker: Tracker, *, live: bool = True,
                  on_options: Callable[[], None] | None = None) -> dict[str, Any]:
     snap = tracker.snapshot()
-    letters = PERSON_LETTERS.get(snap["language"], PERSON_LETTERS["en"])
+    lang = snap["language"]
+    g.lang = lang  # the templates' _() speaks the table's language
+    letters = letters_for(lang)
     current = snap["current_player"]
     dispute, pending = snap["dispute"], snap["pending"]
     last_cells: dict[int, list[str]] = {}
@@ -84,23 +87,49 @@ def game_context(tracker: Tracker, *, live: bool = True,
             pending_cells = [x["cell"] for x in pending["place"]]
         players.append({**p, "cells": city_cells(city, letters=letters, uncertain=p["uncertain"] if live else [],
                                                  dispute=dispute_cells, pending=pending_cells,
-                                                 last=last_cells.get(i, [])),
+                                                 last=last_cells.get(i, []), lang=lang),
                         "is_current": i == current and not snap["finished"]})
     log = list(reversed(snap["log"]))
     for entry in log:
-        entry["effects_text"] = event_text(entry)
+        entry["effects_text"] = event_text(entry, lang)
+        entry["plain"] = plain_errors(lang, entry.get("reasons") or [])
+        entry["shown"] = log_line(lang, entry, snap["names"])
+    options = options_for(tracker, on_options) if live else []
+    for o in options or []:
+        best = o.get("best") or {}
+        o["best_text"] = ", ".join(f"{item_label(lang, p['item'])} {p['cell']}" for p in best.get("place", []))
+    last = tracker.last_action
     return {
+        "lang": lang,
+        "dispute_errors": plain_errors(lang, dispute["errors"]) if dispute else [],
+        "palette_items": palette_items(lang),
+        "last_move_text": describe_action(lang, last, snap["names"]) if last else "",
         "snap": snap,
         "players": players,
         "current_name": snap["names"][current],
         "pirates": snap["pirates"],
         "dice": snap["dice"] or [],
-        "options": options_for(tracker, on_options) if live else [],
+        "options": options,
         "colours": SYMBOL_COLOURS,
         "log": log,
-        "tally": tally_view(snap["tally"]),
+        "tally": tally_view(snap["tally"], lang),
         "live": live,
     }
+
+
+def log_line(lang: str, entry: dict[str, Any], names: list[str]) -> str:
+    """A log entry in the table's language: moves described again from their action; others as written."""
+    action, kind = entry.get("action"), entry.get("kind")
+    if lang == "en" or not action:
+        return str(entry.get("text", ""))
+    line = describe_action(lang, action, names)
+    if kind == "undo":
+        return f"{translate(lang, 'Taken back')}: {line}"
+    if kind == "dispute":
+        return f"{line} — {translate(lang, 'breaks a rule')}"
+    if kind == "override":
+        return f"{line} — {translate(lang, 'overridden')}"
+    return line
 
 
 def dashboard_context(service: TableService) -> dict[str, Any]:
@@ -124,7 +153,8 @@ def make_renderer(app: Flask) -> Callable[[TableService], dict[str, Any]]:
                 return {"html": {}, "game": None}
             snap = ctx["snap"]
             return {"html": render_panels(ctx), "game": snap["game_id"], "turn": snap["current_player"],
-                    "moves": len(snap["log"]), "finished": snap["finished"],
+                    "moves": len(snap["log"]), "finished": snap["finished"], "lang": snap["language"],
+                    "dispute": bool(snap["dispute"]),
                     # what undo and correction forms name, so a double submit is refused (409), not applied twice
                     "last_move": snap.get("last_move_seq"), "events": snap.get("event_count")}
 

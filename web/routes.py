@@ -12,10 +12,12 @@ from flask import (
     Response,
     current_app,
     flash,
+    g,
     jsonify,
     redirect,
     render_template,
     request,
+    session,
     stream_with_context,
     url_for,
 )
@@ -25,10 +27,12 @@ from companion import safejson
 from companion.errors import UserError
 from companion.games import SAINT_MALO, all_games, game_of, get_game
 from companion.rules import FACES, SYMBOLS
+from companion.tracker import infer_action
 from web.games_routes import hand_kept_game_on_table, set_aside_hand_kept_game, start_from_setup
+from web.i18n import LANGUAGE_NAMES, LANGUAGES, describe_action, item_label, translate
 from web.render import dashboard_context, game_context
-from web.security import csrf_token, require_change_rights
-from web.service import LANGUAGES, TableService
+from web.security import check_csrf, csrf_token, require_change_rights
+from web.service import TableService
 
 bp = Blueprint("table", __name__)
 
@@ -36,6 +40,7 @@ SSE_HEARTBEAT = 15.0
 MAX_LIVE_PAGES = 100  # each live page holds a server thread; a table never needs more
 CAMERA_SPEC = re.compile(r"^(picamera2(:\d)?|opencv:\d{1,2}|none)$")
 PLACE_TOKEN = re.compile(r"^([A-Ga-g][1-7])\s*[=:]\s*(\S+)$")
+PIN_OK = "table_pin_ok"  # session key: this phone gave the right PIN (its value names the PIN it gave)
 
 
 def service() -> TableService:
@@ -80,15 +85,51 @@ def _internal_error(exc: Exception) -> Response:
     return answer_error("Something went wrong inside the companion; the game is unchanged.", 500)
 
 
+def lang() -> str:
+    return str(g.get("lang", "en"))
+
+
+def _(text: str, **values: Any) -> str:
+    return translate(lang(), text, **values)
+
+
+@bp.before_app_request
+def _table_language() -> None:
+    """Pages speak the table's language (the running game's); ?lang= picks one before a game exists."""
+    asked = request.args.get("lang")
+    if asked in LANGUAGES:
+        g.lang = asked
+        return
+    tracker = service().tracker
+    g.lang = tracker.language if tracker is not None and tracker.language in LANGUAGES else "en"
+
+
+@bp.record_once
+def _template_globals(state: Any) -> None:
+    # globals, not context: imported macros (_city.html, _palette.html) see them too
+    state.app.jinja_env.globals.update({"_": _, "item_label": lambda item: item_label(lang(), item)})
+
+
 @bp.app_context_processor
 def _inject() -> dict[str, Any]:
-    return {"csrf_token": csrf_token, "faces": FACES, "symbols": SYMBOLS, "languages": LANGUAGES}
+    return {"csrf_token": csrf_token, "faces": FACES, "symbols": SYMBOLS, "languages": LANGUAGES,
+            "language_names": list(LANGUAGE_NAMES.items()), "lang": lang()}
+
+
+def pin_mark() -> str:
+    import hashlib
+
+    return hashlib.sha256((service().secret + service().pin).encode()).hexdigest()[:16]
+
+
+def pin_ok() -> bool:
+    return session.get(PIN_OK) == pin_mark()
 
 
 def done(message: str, **extra: Any) -> Response:
     """After a change: JSON for scripts, otherwise back to the dashboard with a note."""
     if wants_json():
-        return jsonify({"ok": True, "message": message, **extra})
+        return jsonify({"ok": True, "message": message, "pin_ok": pin_ok(), **extra})
     flash(message)
     return redirect(url_for("table.index"), code=303)
 
@@ -103,7 +144,7 @@ def index() -> Any:
     if svc.tracker is None:
         return redirect(url_for("table.setup"))
     ctx = dashboard_context(svc)
-    return render_template("index.html", version=svc.hub.version, **ctx)
+    return render_template("index.html", version=svc.hub.version, epoch=svc.epoch, pin_ok=pin_ok(), **ctx)
 
 
 @bp.get("/api/state")
@@ -151,15 +192,16 @@ def events() -> Response:
 @bp.get("/games")
 def games() -> str:
     rows = []
-    for g in service().store.list_games():
-        tally = g.get("tally")
-        meta = g.get("meta") or {}
-        rows.append({"game": get_game(game_of(meta)).name, "id": g["id"], "created": time.strftime("%Y-%m-%d %H:%M", time.localtime(g["created"])),
-                     "players": meta.get("players", []), "finished": g.get("finished") is not None,
+    for stored in service().store.list_games():
+        tally = stored.get("tally")
+        meta = stored.get("meta") or {}
+        rows.append({"id": stored["id"], "game": get_game(game_of(meta)).name,
+                     "created": time.strftime("%Y-%m-%d %H:%M", time.localtime(stored["created"])),
+                     "players": meta.get("players", []), "finished": stored.get("finished") is not None,
                      "abandoned": bool(meta.get("abandoned")), "tally": tally,
-                     "winners": (tally or {}).get("winners", []), "events": g.get("events", 0)})
+                     "winners": (tally or {}).get("winners", []), "events": stored.get("events", 0)})
     current = service().tracker.game_id if service().tracker else None
-    return render_template("games.html", games=rows, current=current)
+    return render_template("games.html", games=rows, current=current, pin_ok=pin_ok())
 
 
 @bp.get("/games/<int:game_id>")
@@ -179,7 +221,7 @@ def game_detail(game_id: int) -> Any:
 def camera_page() -> str:
     svc = service()
     return render_template("camera.html", camera_status=svc.camera_status, camera_error=svc.camera_error,
-                           camera_spec=svc.camera_spec)
+                           camera_spec=svc.camera_spec, has_frame=svc.last_frame is not None)
 
 
 @bp.get("/camera.jpg")
@@ -214,8 +256,15 @@ def payload() -> dict[str, Any]:
 
 
 def guarded() -> dict[str, Any]:
+    """The CSRF token always; the PIN once per phone session. A PIN that is sent is always checked (and
+    counts against the attempt limit); without one, a session that gave the right PIN before may change."""
     data = payload()
+    given = request.headers.get("X-Table-Pin") or request.form.get("pin")
+    if not given and pin_ok():
+        check_csrf()
+        return data
     require_change_rights(service().guard)
+    session[PIN_OK] = pin_mark()
     return data
 
 
@@ -257,9 +306,17 @@ def text(data: dict[str, Any], key: str, max_len: int = 200) -> str:
 def setup() -> Any:
     svc = service()
     if request.method == "GET":
+        from web.netinfo import phone_urls, qr_svg
+
+        # the address phones use: the LAN's when `serve` listens on every interface (SERVE_HOST/PORT)
+        host, port = current_app.config.get("SERVE_HOST"), current_app.config.get("SERVE_PORT")
+        urls = phone_urls(str(host), int(port)) if host is not None and port else []
+        addresses = [{"url": url, "qr": qr_svg(url)} for url in urls]
+        if not addresses:  # served for this machine only: the address the page was opened at
+            addresses = [{"url": request.host_url, "qr": qr_svg(request.host_url)}]
         return render_template("setup.html", has_game=svc.tracker is not None or
                                hand_kept_game_on_table(svc.store) is not None, camera_spec=svc.camera_spec,
-                               game_choices=all_games())
+                               game_choices=all_games(), addresses=addresses, pin_ok=pin_ok())
     data = guarded()
     names = data.get("players")
     if isinstance(names, list):
@@ -287,7 +344,17 @@ def setup() -> Any:
         raise UserError("camera must be picamera2, opencv:N, none, or the source the service was started with")
     set_aside_hand_kept_game(svc.store)
     tracker = svc.new_game(names, start_player=start, seats=seats, language=language, camera=camera)
-    return done(f"Game {tracker.game_id} started: {', '.join(names)}.", game=tracker.game_id)
+    g.lang = tracker.language
+    return done(f"{_('Game {n}', n=tracker.game_id)}: {', '.join(names)}.", game=tracker.game_id,
+                redirect=url_for("table.index"))
+
+
+@bp.post("/resume")
+def resume() -> Any:
+    data = guarded()
+    game_id = as_int(data, "game", 1, 10**9)
+    service().resume(game_id)
+    return done(_("Game {n}", n=game_id) + " ✓", game=game_id, redirect=url_for("table.index"))
 
 
 def parse_place(raw: Any) -> list[dict[str, str]]:
@@ -322,17 +389,27 @@ def move() -> Any:
     symbol = data.get("symbol") or None
     if symbol in ("none", "pass"):
         symbol = None
-    if symbol is not None and symbol not in SYMBOLS:
-        raise UserError(f"unknown symbol {symbol!r}: symbols are {', '.join(SYMBOLS)}")
-    action = {"player": as_int(data, "player", 0, n - 1, default=tracker.current_player()), "dice": dice,
-              "symbol": symbol, "turned": as_int(data, "turned", 0, 5, default=0),
-              "place": parse_place(data.get("place", "")), "logs": as_int(data, "logs", 0, 5, default=0)}
+    player = as_int(data, "player", 0, n - 1, default=tracker.current_player())
+    place = parse_place(data.get("place", ""))
+    if symbol == "auto":  # worked out from what was tapped: symbol and dice turned
+        if not place:
+            raise UserError(_("Tap the cells that were drawn, or choose a log delivery or nothing possible."))
+        action = infer_action(player, dice, place)
+    else:
+        if symbol is not None and symbol not in SYMBOLS:
+            raise UserError(f"unknown symbol {symbol!r}: symbols are {', '.join(SYMBOLS)}")
+        action = {"player": player, "dice": dice, "symbol": symbol, "turned": as_int(data, "turned", 0, 5, default=0),
+                  "place": place, "logs": as_int(data, "logs", 0, 5, default=0)}
     reason = text(data, "override_reason")
     verdict = tracker.enter_move(action, override_reason=reason or None)
     if not verdict.legal and not reason:
-        errors = "; ".join(e.message for e in verdict.errors)
-        raise UserError(f"That move is illegal: {errors}")
-    return done("Move recorded." if verdict.legal else "Move recorded as overridden.", legal=verdict.legal)
+        from web.i18n import plain_errors
+
+        errors = "; ".join(e["text"] for e in plain_errors(lang(), [e.to_json() for e in verdict.errors]))
+        raise UserError(f"{_('That move breaks a rule')}: {errors}")
+    what = describe_action(lang(), action, tracker.names)
+    return done(f"{_('Move recorded.') if verdict.legal else _('Move recorded as overridden.')} {what}",
+                legal=verdict.legal)
 
 
 @bp.post("/correct")
@@ -343,9 +420,13 @@ def correct() -> Any:
     cell, item = text(data, "cell", 3), text(data, "item", 5)
     if not cell:
         raise UserError("cell is missing")
-    tracker.correct_cell(player, cell, item or ".", reason=text(data, "reason") or "misread",
-                         expected=optional_int(data, "after"))
-    return done(f"Cell {cell.upper()} corrected.")
+    remember = str(data.get("remember", "")).lower() in ("1", "true", "on", "yes")
+    message = tracker.correct_cell(player, cell, item or ".", reason=text(data, "reason") or "misread",
+                                   expected=optional_int(data, "after"), remember=remember)
+    if lang() != "en":
+        message = _("{cell} of {name}: {item}.", cell=cell.upper(), name=tracker.names[player],
+                    item=item_label(lang(), item or "."))
+    return done(message, cell=cell.upper())
 
 
 @bp.post("/override")
@@ -353,12 +434,14 @@ def override() -> Any:
     tracker = service().require_tracker()
     data = guarded()
     tracker.override_dispute(text(data, "reason"))
-    return done("The drawing stands as drawn.")
+    return done(_("The drawing stands as drawn."))
 
 
 @bp.post("/undo")
 def undo() -> Any:
     tracker = service().require_tracker()
     data = guarded()
+    taken = tracker.last_action
     tracker.undo(expected=optional_int(data, "event"))  # the move the page showed as last: a repeat is a 409
-    return done("Last move taken back.")
+    named = describe_action(lang(), taken, tracker.names) if taken else ""
+    return done(f"{_('Taken back')}: {named}" if named else _("Last move taken back."))

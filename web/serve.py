@@ -63,7 +63,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
 def _serve(args: argparse.Namespace, data_dir: str, demo: bool) -> int:
     service = TableService(data_dir)
-    app = create_app({"SERVICE": service})
+    app = create_app({"SERVICE": service, "SERVE_HOST": args.host, "SERVE_PORT": args.port})
     try:
         server = make_table_server(app, args.host, args.port)
     except OSError as exc:

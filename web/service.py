@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import logging
+import secrets
 import threading
 import time
 from collections.abc import Callable
@@ -18,17 +19,13 @@ from companion.errors import UserError
 from companion.games import SAINT_MALO, game_of
 from companion.store import GameStore, StoreDamaged, StoreError, repair_hint
 from companion.tracker import Tracker
+from web.i18n import LANGUAGES
 from web.security import PinGuard, load_or_create_pin, load_or_create_secret
 
 logger = logging.getLogger(__name__)
 
-LANGUAGES = ("en", "it", "fr")
 CAMERA_SETTLE_SECONDS = 3.0
-PERSON_LETTERS: dict[str, dict[str, str]] = {
-    "en": dict(zip("cspamjn", "CSPAMJN", strict=True)),
-    "it": dict(zip("cspamjn", "CSPAMGN", strict=True)),
-    "fr": dict(zip("cspamjn", "CSPAMJN", strict=True)),
-}
+CURRENT_GAME_SETTING = "current_game"  # the game the table plays (a set-aside game may be resumed)
 
 
 class NotFound(UserError):
@@ -82,6 +79,9 @@ class TableService:
         self.settle_seconds = settle_seconds
         self.renderer = renderer
         self.hub = Hub()
+        # names this run of the service: after a restart the versions start again from 1, and open pages
+        # take a new epoch as news rather than an old update arriving late
+        self.epoch = secrets.token_hex(6)
         self._dirty = threading.Event()
         self._idle = threading.Event()  # set when every asked-for update has been published
         self._idle.set()
@@ -98,7 +98,7 @@ class TableService:
         self.camera_loop: Any = None
         self.data_dir = data_dir
         self.demo = False  # the demo feeds its own frames; the setup page's camera choice is ignored
-        game_id = self.store.current_game()
+        game_id = self._chosen_game()
         if game_id is None:  # no game in progress: show the last one that finished (its tally)
             finished = [g for g in self.store.list_games() if g.get("finished")]
             game_id = finished[0]["id"] if finished else None
@@ -110,6 +110,37 @@ class TableService:
             self.tracker.finish_if_over()  # a store from before the last move and the end were one write
 
     # -- games ------------------------------------------------------------------------------------
+    def _chosen_game(self) -> int | None:
+        """The game resumed or started last, while unfinished; else the newest unfinished one."""
+        chosen = self.store.get_setting(CURRENT_GAME_SETTING)
+        if chosen and chosen.isdigit():
+            unfinished = {g["id"] for g in self.store.list_games() if not g.get("finished")}
+            if int(chosen) in unfinished:
+                return int(chosen)
+        return self.store.current_game()
+
+    def resume(self, game_id: int) -> Tracker:
+        """Play a set-aside game again; the game running now is set aside (nothing is lost)."""
+        try:
+            meta = self.store.meta(game_id)
+        except KeyError:
+            raise NotFound(f"There is no game {game_id}.") from None
+        with self._lock:
+            old = self.tracker
+            if old is not None and old.game_id == game_id:
+                return old
+            tracker = self._open(game_id)
+            if tracker.finished:
+                raise UserError(f"game {game_id} is finished; there is nothing to resume")
+            if old is not None and not old.finished:
+                self.store.set_meta(old.game_id, abandoned=True)
+            if meta.get("abandoned"):
+                self.store.set_meta(game_id, abandoned=False)
+            self.store.set_setting(CURRENT_GAME_SETTING, str(game_id))
+            self.tracker = tracker
+        self.publish()
+        return tracker
+
     def _open(self, game_id: int) -> Tracker:
         try:
             tracker = Tracker(self.store, game_id, settle_seconds=self.settle_seconds)
@@ -134,6 +165,9 @@ class TableService:
                 if old is not None and not old.finished:
                     self.store.set_meta(old.game_id, abandoned=True)
             tracker.listeners.append(lambda _t: self.publish())
+            self.store.set_setting(CURRENT_GAME_SETTING, str(tracker.game_id))
+            if self.demo:
+                self.store.set_meta(tracker.game_id, demo=True)
             self.tracker = tracker
         if not self.demo and (camera is not None or (self.camera_loop and self.camera_loop.language != language)):
             self.use_camera(camera if camera is not None else self.camera_spec, language)
@@ -177,6 +211,7 @@ class TableService:
         """Render and send at once, in this thread; returns the new version."""
         payload: dict[str, Any] = self.renderer(self) if self.renderer else {}
         payload["version"] = self.hub.version + 1
+        payload["epoch"] = self.epoch
         payload["sent"] = time.time()
         return self.hub.publish(json.dumps(payload, separators=(",", ":")))
 

@@ -5,7 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 from companion.layout import LAYOUT, cell_name, draw_on_city
-from companion.tracker import ITEM_NAMES, PERSON_LEVEL
+from companion.tracker import PERSON_LEVEL
+from web.i18n import item_label, translate
 
 SYMBOL_COLOURS = {"log": "#8b5a2b", "crate": "#e08a1e", "wall": "#7d7d7d", "cross": "#7b3fa0",
                   "head": "#2e8b3e", "swords": "#222222"}
@@ -13,7 +14,8 @@ OUTER = LAYOUT.outer_cells
 
 
 def city_cells(city: list[str], *, letters: dict[str, str], uncertain: list[str] = (),  # type: ignore[assignment]
-               dispute: list[str] = (), pending: list[str] = (), last: list[str] = ()) -> list[dict[str, Any]]:  # type: ignore[assignment]
+               dispute: list[str] = (), pending: list[str] = (), last: list[str] = (),  # type: ignore[assignment]
+               lang: str = "en") -> list[dict[str, Any]]:
     """One dict per cell: position, kind (tower/outer/inner), what is drawn, the marks around it."""
     cells = []
     for r, row in enumerate(city):
@@ -29,7 +31,7 @@ def city_cells(city: list[str], *, letters: dict[str, str], uncertain: list[str]
             marks = [m for m, cells_ in (("uncertain", uncertain), ("dispute", dispute), ("pending", pending),
                                          ("last", last)) if name in cells_]
             cells.append({"name": name, "x": c, "y": r, "kind": kind, "draw": draw, "label": label,
-                          "title": f"{name}: {ITEM_NAMES.get(ch, 'empty' if ch == '.' else 'tower')}",
+                          "item": ch, "title": f"{name}: {item_label(lang, ch) if ch != '#' else '#'}",
                           "marks": marks})
     return cells
 
@@ -39,7 +41,7 @@ def overlay_city(city: list[str], place: list[dict[str, str]]) -> list[str]:
     return draw_on_city(city, place, only_empty=True)
 
 
-def tally_view(tally: dict[str, Any] | None) -> dict[str, Any] | None:
+def tally_view(tally: dict[str, Any] | None, lang: str = "en") -> dict[str, Any] | None:
     """Ranking and a sentence on how the winner was found (total, then empty spaces, then shared)."""
     if not tally:
         return None
@@ -52,28 +54,30 @@ def tally_view(tally: dict[str, Any] | None) -> dict[str, Any] | None:
     top = players[0]["total"] if players else 0
     tied = [p for p in players if p["total"] == top]
     if len(tied) == 1:
-        why = f"{tied[0]['name']} has the most VP ({top})."
+        why = translate(lang, "{a} has the most VP ({vp}).", a=tied[0]["name"], vp=top)
     else:
-        names = " and ".join(p["name"] for p in tied)
+        names = translate(lang, " and ").join(p["name"] for p in tied)
         most_empty = max(p.get("empty_spaces", 0) for p in tied)
         leaders = [p for p in tied if p.get("empty_spaces", 0) == most_empty]
         if len(leaders) == 1:
-            why = (f"{names} tie on {top} VP; {leaders[0]['name']} wins with more empty spaces "
-                   f"({most_empty}).")
+            why = translate(lang, "{a} tie on {vp} VP; {b} wins with more empty spaces ({n}).", a=names, vp=top,
+                            b=leaders[0]["name"], n=most_empty)
         else:
-            why = f"{names} tie on {top} VP and on empty spaces ({most_empty}): they share the win."
+            why = translate(lang, "{a} tie on {vp} VP and on empty spaces ({n}): they share the win.", a=names,
+                            vp=top, n=most_empty)
     return {"players": ranked, "winners": winners, "why": why}
 
 
-def event_text(entry: dict[str, Any]) -> str:
+def event_text(entry: dict[str, Any], lang: str = "en") -> str:
     effects = entry.get("effects") or {}
     parts = []
-    for key, unit in (("vp", "VP"), ("coins", "coins"), ("logs", "logs"), ("pirate_boxes", "pirate boxes")):
+    for key, unit in (("vp", "VP"), ("coins", "Coins"), ("logs", "Logs"), ("pirate_boxes", "pirate boxes")):
         value = effects.get(key)
         if value:
-            parts.append(f"{value:+d} {unit}")
+            parts.append(f"{value:+d} {translate(lang, unit).lower() if unit != 'VP' else translate(lang, unit)}")
     for attack in effects.get("attacks", []) or []:
         lost = attack.get("lost_cannon") or []
-        parts.append(f"pirates attack with {attack.get('strength')}"
-                     + (f" ({len(lost)} lose a cannon)" if lost else " (all hold)"))
+        parts.append(translate(lang, "pirates attack with {n}", n=attack.get("strength")) + " ("
+                     + (translate(lang, "{n} lose a cannon", n=len(lost)) if lost else translate(lang, "all hold"))
+                     + ")")
     return ", ".join(parts)

@@ -74,6 +74,12 @@ def table(app, service):
 
 
 @pytest.fixture
+def stranger(app, service):
+    """Another phone: its own session, which has not given the PIN yet."""
+    return Table(app.test_client(), service.pin)
+
+
+@pytest.fixture
 def game(table):
     response = table.new_game(["Anke", "Ben", "Carla"])
     assert response.status_code == 303

@@ -25,8 +25,9 @@ def free_port() -> int:
 
 
 class ServiceProcess:
-    def __init__(self, data_dir: Path, *, demo: bool = False, env: dict[str, str] | None = None) -> None:
-        self.port = free_port()
+    def __init__(self, data_dir: Path, *, demo: bool = False, env: dict[str, str] | None = None,
+                 port: int | None = None) -> None:
+        self.port = port or free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         args = [sys.executable, "-m", "companion", "serve", "--host", "127.0.0.1", "--port", str(self.port),
                 "--data", str(data_dir)]

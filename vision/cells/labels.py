@@ -18,6 +18,9 @@ PERSON_LETTERS: dict[str, dict[str, str]] = {
     "en": {"c": "C", "s": "S", "p": "P", "a": "A", "m": "M", "j": "J", "n": "N"},
     "it": {"c": "C", "s": "S", "p": "P", "a": "A", "m": "M", "j": "G", "n": "N"},
     "fr": {"c": "C", "s": "S", "p": "P", "a": "A", "m": "M", "j": "J", "n": "N"},
+    # The Spanish rulebook names only the architect's A; its initials collide (ciudadano/comerciante,
+    # soldado/sacerdote), so a Spanish table starts from the English letters (rules-reference.md).
+    "es": {"c": "C", "s": "S", "p": "P", "a": "A", "m": "M", "j": "J", "n": "N"},
 }
 
 LANGUAGES: tuple[str, ...] = tuple(PERSON_LETTERS)
