@@ -60,8 +60,11 @@ def test_a_full_disk_refuses_the_change_and_loses_nothing(tmp_path: Path) -> Non
     store._db.execute(f"PRAGMA max_page_count = {pages}")  # the disk is full from now on
     played = 0
     with pytest.raises(DiskFull, match=r"companion.sqlite3: the disk is full, .* free some space"):
-        for _ in range(500):  # each correction note adds a row; the page fills up within a few dozen
-            tracker.correct_cell(0, "E5", "W", reason="x" * 100)
+        for _ in range(500):  # a move and its undo, one row each; the page fills up within a few dozen
+            if played % 2 == 0:
+                assert tracker.enter_move(log_delivery(tracker)).legal
+            else:
+                tracker.undo()
             played += 1
     assert played < 500
     # the tracker still shows exactly what is on disk, and the table plays on once there is room
