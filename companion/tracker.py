@@ -573,13 +573,23 @@ class Tracker:
         """The dice left the tray: a drawn turn is over; a turn without a drawing was a log delivery."""
         if self.pending is not None:
             self._commit_pending()
-        elif self.dispute is None and self.turn_dice is not None:
+        elif self.dispute is None and self.question is None and self.turn_dice is not None:
             player = self.current_player()
             seat = self.seats[player]
             seen = self.seen_city(seat)
             new = diff_city(self.state.players[player].city, seen)[0] if seen is not None else []
             if not new:
-                self._judge_and_record(self._undrawn_action(player, self.turn_dice), source="camera")
+                undrawn = self._undrawn_action(player, self.turn_dice)
+                # Nothing read as drawn, yet these dice oblige the player to draw: a drawing the camera read
+                # as more likely empty than not (a hand it never saw) is the most probable legal move.
+                reading = None if judge(self.state, Action.from_json(undrawn)).legal \
+                    else self.read_with_rules(player, self.turn_dice)
+                if reading is not None and reading.close:
+                    self._ask(player, reading.ranked[0].action, reading.ranked[1].action, [])
+                elif reading is not None and reading.ranked:
+                    self._judge_and_record(reading.ranked[0].action, source="camera")
+                else:
+                    self._judge_and_record(undrawn, source="camera")
         self.turn_dice = None
 
     def _undrawn_action(self, player: int, dice: list[str]) -> dict[str, Any]:

@@ -22,6 +22,7 @@ from vision.observation import DIE_FACES, BoardReading, DieReading, Observation
 from vision.pirates.geometry import PLANE_H_MM as TRACK_H_MM
 from vision.pirates.geometry import PLANE_W_MM as TRACK_W_MM
 from vision.synth.dice import TRAY_SURROUND_MM, PlacedDie, draw_die, render_tray_over, tray_over_to_floor
+from vision.synth.drawings import Hand
 from vision.synth.pirates import BOARD_MARGIN_MM, render_track_on_board
 
 FRAME_SIZE = (1920, 1080)
@@ -53,6 +54,9 @@ class TableSpec:
     camera_cm: float | None = None
     touching_dice: bool = False
     language: str = "en"
+    # Who drew on each board (``vision.synth.drawings.Hand``), in the order of ``cities``; None: a random
+    # hand each (``Hand.random``).
+    hands: tuple[Hand, ...] | None = None
     # What happens in this frame only:
     hand: bool = False
     motion_blur: bool = False
@@ -248,7 +252,7 @@ def _lighting(rng: np.random.Generator) -> tuple[np.ndarray, dict[str, object]]:
 @functools.lru_cache(maxsize=3)
 def _scene(spec: TableSpec) -> _Scene:
     rng = np.random.default_rng(spec.seed)
-    from vision.synth.board import render_city
+    from vision.synth.board import render_board, render_city
 
     sizes: list[tuple[str, float, float]] = [("board", BOARD_MM, BOARD_MM) for _ in spec.cities]
     sizes += [("tray", TRAY_W_MM, TRAY_H_MM), ("track", TRACK_W_MM + 2 * BOARD_MARGIN_MM, TRACK_H_MM + 2 * BOARD_MARGIN_MM)]
@@ -265,8 +269,12 @@ def _scene(spec: TableSpec) -> _Scene:
         raise RuntimeError("could not lay out the table in view")
     frame = _table_background(rng)
     boards = []
-    for (city, seat), item in zip(zip(spec.cities, spec.seat_list, strict=True), items, strict=False):
-        image = render_city(list(city), rng, cell_px=_BOARD_CELL_PX, seat=seat, language=spec.language)
+    for k, ((city, seat), item) in enumerate(zip(zip(spec.cities, spec.seat_list, strict=True), items, strict=False)):
+        if spec.hands is not None:
+            image = render_board(list(city), rng, cell_px=_BOARD_CELL_PX, seat=seat, language=spec.language,
+                                 hand=spec.hands[k]).image
+        else:
+            image = render_city(list(city), rng, cell_px=_BOARD_CELL_PX, seat=seat, language=spec.language)
         px = image.shape[1] / BOARD_MM
         to_frame = camera.table_to_frame @ item.item_to_table(px)
         _drop_shadow(frame, to_frame, image.shape[1], image.shape[0], rng)
