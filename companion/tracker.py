@@ -205,6 +205,7 @@ class Dispute:
 class Question:
     """A close call: two legal readings of the drawing nearly as probable; the players say which it is."""
 
+    seq: int  # the question's event in the log
     player: int
     choices: list[dict[str, Any]]  # ACTION.json of each reading, the likelier first
     texts: list[str]  # each in plain words, for the buttons
@@ -212,7 +213,7 @@ class Question:
     since: float
 
     def to_json(self) -> dict[str, Any]:
-        return {"player": self.player, "choices": self.choices, "texts": self.texts, "seen": self.seen,
+        return {"seq": self.seq, "player": self.player, "choices": self.choices, "texts": self.texts, "seen": self.seen,
                 "since": self.since}
 
 
@@ -371,7 +372,7 @@ class Tracker:
                 log.append(LogEntry(seq, "resolved", f"Dispute closed: {ev.get('how', '')}", at))
             elif kind == "question":
                 dispute = None
-                question = Question(int(ev["player"]), list(ev["choices"]), list(ev["texts"]),
+                question = Question(seq, int(ev["player"]), list(ev["choices"]), list(ev["texts"]),
                                     list(ev.get("seen", [])), at)
                 who = self.names[question.player] if 0 <= question.player < len(self.names) else "?"
                 log.append(LogEntry(seq, "question", f"{who}: which was drawn? " + " or ".join(question.texts),
@@ -668,26 +669,31 @@ class Tracker:
              seen: list[dict[str, str]]) -> None:
         if self.question is not None and self.question.choices == [first, second]:
             return
-        with self._atomic():
+        with self._atomic("the question"):
             if self.dispute is not None:
                 self._append({"type": "resolved", "how": "fixed on the board"})
             self._record({"type": "question", "player": player, "choices": [first, second],
                           "texts": [describe_choice(first, second), describe_choice(second, first)],
                           "seen": [dict(p) for p in seen], "source": "camera"})
 
-    def answer_question(self, choice: int) -> dict[str, Any]:
-        """The players say which reading of the drawing is right: it is recorded as the move."""
+    def answer_question(self, choice: int, expected: int | None = None) -> dict[str, Any]:
+        """The players say which reading of the drawing is right: it is recorded as the move.
+        ``expected``: the question the request answers (its ``seq``); another one open now, or none (a
+        double tap, two phones at once), refuses it with :class:`Stale`."""
         with self._lock:
-            if self.question is None:
+            question = self.question
+            if expected is not None and (question is None or question.seq != expected):
+                raise Stale("that question has been answered or replaced; look at the dashboard again")
+            if question is None:
                 raise UserError("there is no question to answer")
-            if choice not in range(len(self.question.choices)):
-                raise UserError(f"choice must be 1 or {len(self.question.choices)}, not {choice + 1}")
-            action = self.question.choices[choice]
+            if choice not in range(len(question.choices)):
+                raise UserError(f"choice must be 1 or {len(question.choices)}, not {choice + 1}")
+            action = question.choices[choice]
             verdict = judge(self.state, Action.from_json(action))
             if not verdict.legal:  # the game changed under the question: enter the move by hand
                 raise UserError("that reading is no longer legal; enter the move by hand")
-            with self._atomic():  # the answer and the move it makes: both or neither
-                self._append({"type": "answered", "choice": choice, "text": self.question.texts[choice]})
+            with self._atomic("the answer"):
+                self._append({"type": "answered", "choice": choice, "text": question.texts[choice]})
                 self.pending = None
                 self._record({"type": "move", "action": action, "source": "answer"})
             return action

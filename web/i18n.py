@@ -228,6 +228,13 @@ CATALOGUE: dict[str, tuple[str, str, str]] = {
     "Tap cells to draw": ("Tocca le caselle per disegnare", "Touchez les cases pour dessiner",
                           "Toca casillas para dibujar"),
     "Done drawing": ("Fine disegno", "Dessin terminé", "Dibujo terminado"),
+    # the camera's question about a close call (companion.reading)
+    "Which did {name} draw?": ("Cosa ha disegnato {name}?", "Qu'a dessiné {name} ?", "¿Qué ha dibujado {name}?"),
+    "The camera is not sure, and the rules allow both. Tap the one on the board.": (
+        "La telecamera non è sicura e le regole permettono entrambi. Toccate quello sul foglio.",
+        "La caméra n'est pas sûre et les règles permettent les deux. Touchez celui du plateau.",
+        "La cámara no está segura y las reglas permiten ambos. Tocad el que está en el tablero."),
+    "Recorded": ("Registrato", "Enregistré", "Registrado"),
 }
 
 # Plain sentences for the rules a drawing can break (English shows the engine's own, more precise words).

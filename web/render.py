@@ -14,7 +14,7 @@ from web.i18n import describe_action, item_label, letters_for, palette_items, pl
 from web.service import TableService
 from web.views import SYMBOL_COLOURS, city_cells, event_text, overlay_city, tally_view
 
-PANELS = ("status", "table", "actions", "pirates", "dice", "log", "tally")
+PANELS = ("status", "question", "table", "actions", "pirates", "dice", "log", "tally")
 
 _options_cache: dict[tuple[int, int, tuple[str, ...]], list[dict[str, Any]]] = {}
 _options_busy: set[tuple[int, int, tuple[str, ...]]] = set()
@@ -68,7 +68,7 @@ def game_context(tracker: Tracker, *, live: bool = True,
     g.lang = lang  # the templates' _() speaks the table's language
     letters = letters_for(lang)
     current = snap["current_player"]
-    dispute, pending = snap["dispute"], snap["pending"]
+    dispute, pending, question = snap["dispute"], snap["pending"], snap["question"]
     last_cells: dict[int, list[str]] = {}
     action = tracker.last_action
     if action:
@@ -85,6 +85,9 @@ def game_context(tracker: Tracker, *, live: bool = True,
         if live and i == current and pending:
             city = overlay_city(city, pending["place"])
             pending_cells = [x["cell"] for x in pending["place"]]
+        if live and question and i == question["player"]:  # the likelier reading, the cells in doubt marked
+            city = overlay_city(city, question["choices"][0]["place"])
+            pending_cells = question_cells(question)
         players.append({**p, "cells": city_cells(city, letters=letters, uncertain=p["uncertain"] if live else [],
                                                  dispute=dispute_cells, pending=pending_cells,
                                                  last=last_cells.get(i, []), lang=lang),
@@ -105,6 +108,8 @@ def game_context(tracker: Tracker, *, live: bool = True,
         "palette_items": palette_items(lang),
         "last_move_text": describe_action(lang, last, snap["names"]) if last else "",
         "snap": snap,
+        "question_texts": [choice_text(lang, c, question["choices"][1 - k]) for k, c in enumerate(question["choices"])]
+        if question else [],
         "players": players,
         "current_name": snap["names"][current],
         "pirates": snap["pirates"],
@@ -115,6 +120,24 @@ def game_context(tracker: Tracker, *, live: bool = True,
         "tally": tally_view(snap["tally"], lang),
         "live": live,
     }
+
+
+def question_cells(question: dict[str, Any]) -> list[str]:
+    """The cells where a question's two readings differ."""
+    first, second = ({(p["cell"], p["item"]) for p in c["place"]} for c in question["choices"][:2])
+    return sorted({cell for cell, _ in first ^ second})
+
+
+def choice_text(lang: str, action: dict[str, Any], other: dict[str, Any]) -> str:
+    """A reading for a question's button, in the table's words: the cells where it differs from the other
+    reading first, then the rest, and the dice turned."""
+    theirs = {(p["cell"], p["item"]) for p in other.get("place", [])}
+    place = sorted(action.get("place", []), key=lambda p: (p["cell"], p["item"]) in theirs)
+    text = ", ".join(f"{item_label(lang, p['item'])} {p['cell']}" for p in place)
+    turned = int(action.get("turned", 0) or 0)
+    if turned:
+        text += f" ({translate(lang, '{n} turned', n=turned)})"
+    return text[:1].upper() + text[1:]
 
 
 def log_line(lang: str, entry: dict[str, Any], names: list[str]) -> str:

@@ -445,3 +445,13 @@ def undo() -> Any:
     tracker.undo(expected=optional_int(data, "event"))  # the move the page showed as last: a repeat is a 409
     named = describe_action(lang(), taken, tracker.names) if taken else ""
     return done(f"{_('Taken back')}: {named}" if named else _("Last move taken back."))
+
+
+@bp.post("/api/question")
+def answer_question() -> Any:
+    """The players' answer to "which did you draw?": {"choice": 0 or 1, "question": its seq}."""
+    tracker = service().require_tracker()
+    data = guarded()
+    choice = as_int(data, "choice", 0, 1)
+    action = tracker.answer_question(choice, expected=optional_int(data, "question"))
+    return done(f"{_('Recorded')}: {describe_action(lang(), action, tracker.names)}", move=action)
