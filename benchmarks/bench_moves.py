@@ -307,7 +307,7 @@ def main() -> int:
     print(f"{total.moves} moves with a drawing ({total.cells_drawn} cells drawn, {total.cells_misread} of them "
           f"misread by the camera: {total.cells_misread / max(total.cells_drawn, 1):.1%}); "
           f"{total.phantoms} phantom cells corrected by hand before a drawing")
-    print(f"{'':<24}{'right':>9}{'asked':>9}{'dispute':>9}{'wrong':>9}   illegal drawings caught")
+    print(f"{'':<24}" + "".join(f"{k:>9}" for k in OUTCOMES) + "   illegal drawings caught")
     for mode, label in (("plain", "likeliest symbol"), ("rules", "rules-aware")):
         row = total.outcomes[mode]
         print(f"{label:<24}" + "".join(f"{row[k] / max(total.moves, 1):>9.1%}" for k in OUTCOMES)

@@ -79,6 +79,7 @@ class DemoTable(threading.Thread):
         self.stop_event = threading.Event()
         self.disputes_shown = 0
         self.hand_fixes = 0
+        self.questions_answered = 0
         self.turns = 0
         self.error = ""
         self.finished = threading.Event()
@@ -190,6 +191,17 @@ class DemoTable(threading.Thread):
     def _make_it_right(self, tracker: Tracker, before: Any, action: dict[str, Any], expected: Any) -> None:
         """What players do when the camera got the turn wrong: correct cells, or enter the move by hand."""
         player = action["player"]
+        question = tracker.question
+        if question is not None and tracker.state.turn == before.turn:
+            # the camera was unsure between two legal readings: the players tap the one they drew
+            drawn = sorted((p["cell"], p["item"]) for p in action["place"])
+            right = [k for k, c in enumerate(question.choices)
+                     if sorted((p["cell"], p["item"]) for p in c["place"]) == drawn]
+            if right:
+                self.stop_event.wait(self.pace * 2)  # time to see the question on the dashboard
+                tracker.answer_question(right[0], expected=question.seq)
+                self.questions_answered += 1
+                return
         if tracker.state.turn == before.turn:
             # not taken (misread dice, a misread cell made it illegal): type it in; that closes a dispute
             tracker.enter_move(action)

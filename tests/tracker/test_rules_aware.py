@@ -175,3 +175,21 @@ def test_describe_choice_names_the_difference_first():
     assert describe_choice(a, b) == "A soldier at D2, 2 walls at B1, C1 (1 die turned)"
     assert describe_choice(b) == "2 walls at B1, C1, a priest at D2"
     assert draw(START, a["place"])[1][3] == "s"
+
+
+def test_a_drawing_read_as_probably_empty_when_the_dice_oblige_one(store):
+    """Crates rolled, no log: the player must draw. The camera reads the new crate as empty at 70 %, so
+    nothing reads as drawn; when the tray empties, the crate (30 %) is the most probable legal move,
+    where reading without the rules leaves an illegal pass to dispute."""
+    crates = ["crate", "crate", "wall", "head", "swords"]
+    for rules_aware in (True, False):
+        t = Tracker.start_game(store, ["Anke", "Ben"], rules_aware=rules_aware)
+        t.observe(seen([START, START], crates))
+        faint = {"E5": {".": 0.7, "G": 0.28, "H": 0.01}}
+        t.observe(seen([START, START], crates, faint))
+        assert t.pending is None and t.current_player() == 0  # nothing read as drawn yet
+        t.observe(seen([START, START], [], faint))
+        if rules_aware:
+            assert t.dispute is None and t.last_action["place"] == [{"cell": "E5", "item": "G"}]
+        else:
+            assert t.dispute is not None and t.dispute.action["symbol"] is None
