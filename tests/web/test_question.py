@@ -30,14 +30,15 @@ def ask_soldier_or_priest(tracker) -> None:
     assert tracker.question is not None
 
 
-def test_question_route(game, service):
+def test_question_route(game, stranger, service):
     assert game.post("/api/question", {"choice": 0}, as_json=True).status_code == 400  # nothing asked
     ask_soldier_or_priest(service.tracker)
     page = game.client.get("/")
     assert 'id="question"' in page.text and "Which did Anke draw?" in page.text
     assert "Soldier (S) D4" in page.text and "Priest (P) D4" in page.text
     seq = service.tracker.question.seq
-    assert game.post("/api/question", {"choice": 1}, as_json=True, pin=None).status_code == 403
+    # another phone that has not given the PIN, and a post without this page's CSRF token: refused
+    assert stranger.post("/api/question", {"choice": 1}, as_json=True, pin=None).status_code == 403
     assert game.post("/api/question", {"choice": 1}, as_json=True, token=None).status_code == 403
     assert game.post("/api/question", {"choice": 2}, as_json=True).status_code == 400
     assert game.post("/api/question", {"choice": 1, "question": seq + 1}, as_json=True).status_code == 409
