@@ -183,6 +183,13 @@ else
 fi
 address="http://$(hostname).local"
 [[ "$PORT" == "80" ]] || address="$address:$PORT"
+# The table PIN: made by the service on its first start, kept in the data directory's store.
+pin_command="sudo -u $APP_USER $VENV/bin/companion pin --data $DATA_DIR"
+pin=""
+for _ in 1 2 3 4 5; do
+    pin=$(runuser -u "$APP_USER" -- "$VENV/bin/companion" pin --data "$DATA_DIR" 2>/dev/null) && break
+    sleep 2
+done
 cat <<EOF
 
 Done. The companion is $state.
@@ -190,4 +197,7 @@ Done. The companion is $state.
   Logs:               journalctl -u $APP -f
   Calibrate camera:   see hardware.md, "Calibration"
   Game data:          $DATA_DIR (kept across updates)
+  Table PIN:          ${pin:-"(not made yet: the service makes it on its first start)"}
+                      show it again: $pin_command
+                      (also at the top of the log: journalctl -u $APP | grep "TABLE PIN")
 EOF

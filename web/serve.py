@@ -22,11 +22,21 @@ def data_dir_of(args: argparse.Namespace) -> str:
 
 
 def banner(pin: str, host: str, port: int, data_dir: str, mode: str) -> str:
+    """What `serve` prints first: where phones open the dashboard (LAN addresses and a QR code), the PIN."""
+    from web.netinfo import phone_urls, qr_text
+
     shown = "localhost" if host in ("0.0.0.0", "::", "") else host
-    return (f"Saint Malo table companion ({mode})\n"
-            f"  dashboard: http://{shown}:{port}/\n"
-            f"  data:      {os.path.abspath(data_dir)}\n"
-            f"  TABLE PIN: {pin}   (needed to change anything; keep it at the table)\n")
+    phones = phone_urls(host, port)
+    lines = [f"Saint Malo table companion ({mode})",
+             f"  dashboard: http://{shown}:{port}/   (on this machine)"]
+    lines += [f"  phones:    {url}" for url in phones]
+    lines += [f"  data:      {os.path.abspath(data_dir)}",
+              f"  TABLE PIN: {pin}   (needed to change anything; keep it at the table; "
+              f"`companion pin --data {data_dir}` shows it again)"]
+    text = "\n".join(lines) + "\n"
+    if phones:
+        text += "  Scan with a phone on the same network:\n" + qr_text(phones[0])
+    return text
 
 
 def check_port_free(host: str, port: int) -> None:

@@ -91,6 +91,17 @@ def test_every_page_fits_a_phone_and_every_control_is_a_44px_target(browser, ser
             page.goto(server.url + path)
             assert overflow(page) == 0, f"{path} scrolls sideways at {width} px"
             shoot(page, f"{name}-{width}")
+    # the New game page: the address for phones, and a QR code that reads as that address
+    page.goto(server.url + "/setup")
+    listed = page.locator(".addresses a").first.inner_text()
+    assert listed == server.url + "/"
+    import cv2
+    import numpy as np
+
+    picture = cv2.imdecode(np.frombuffer(page.locator(".qr svg").screenshot(), np.uint8), cv2.IMREAD_COLOR)
+    decoded, _, _ = cv2.QRCodeDetector().detectAndDecode(cv2.copyMakeBorder(picture, 20, 20, 20, 20,
+                                                                            cv2.BORDER_CONSTANT, value=(255,) * 3))
+    assert decoded == listed
     page.goto(server.url + "/")
     small = page.evaluate("""() => Array.from(document.querySelectorAll(
         'main button, main select, main input:not([type=hidden]):not([type=radio]):not([type=checkbox]), .pick .chip'))
