@@ -22,7 +22,7 @@ from typing import Any
 import numpy as np
 
 from companion.bots import GreedyBot, RandomBot
-from companion.layout import cell_index, draw_on_city, empty_city
+from companion.layout import cell_index, draw_on_city
 from companion.rules import Action, judge
 from companion.tracker import Tracker, city_cell, infer_action
 
@@ -67,7 +67,8 @@ class DemoTable(threading.Thread):
     """Plays one demo game on ``service`` (web.service.TableService) in a background thread."""
 
     def __init__(self, service: Any, *, pace: float = 1.0, seed: int = 7, n_players: int = 3,
-                 illegal_after: int = 2, hold_frames: int = 2, language: str = "en") -> None:
+                 illegal_after: int = 2, hold_frames: int = 2, language: str = "en",
+                 dispute_seconds: float | None = None) -> None:
         super().__init__(name="demo", daemon=True)
         self.service = service
         self.pace = pace
@@ -76,6 +77,8 @@ class DemoTable(threading.Thread):
         self.illegal_after = illegal_after
         self.hold_frames = hold_frames
         self.language = language
+        # how long a dispute waits for the players before the demo's player fixes the board
+        self.dispute_seconds = 40 * pace if dispute_seconds is None else dispute_seconds
         self.stop_event = threading.Event()
         self.disputes_shown = 0
         self.hand_fixes = 0
@@ -133,8 +136,13 @@ class DemoTable(threading.Thread):
             self._setup_vision()
             self.service.camera_status = "demo"
             self.service.camera_spec = "demo (synthetic frames)"
-            names = list(DEMO_NAMES[: self.n_players])
-            tracker = self.service.new_game(names, start_player=0, language=self.language)
+            tracker = self._resumable()
+            if tracker is not None:
+                print(f"companion serve: the demo resumes its game {tracker.game_id} (New game on the dashboard "
+                      "starts a fresh one)", file=sys.stderr, flush=True)
+            else:
+                names = list(DEMO_NAMES[: self.n_players])
+                tracker = self.service.new_game(names, start_player=0, language=self.language)
             self.play(tracker)
         except Exception as exc:  # the dashboard says so; the service keeps running
             self.error = f"{type(exc).__name__}: {exc}"
@@ -144,11 +152,20 @@ class DemoTable(threading.Thread):
         finally:
             self.finished.set()
 
+    def _resumable(self) -> Tracker | None:
+        """The demo's own unfinished game from an earlier run, to play on rather than set it aside."""
+        tracker = self.service.tracker
+        if tracker is None or tracker.finished or len(tracker.names) != self.n_players:
+            return None
+        meta = self.service.store.meta(tracker.game_id)
+        return tracker if meta.get("demo") else None
+
     def play(self, tracker: Tracker) -> None:
-        rng = random.Random(self.seed)
+        rng = random.Random(self.seed + tracker.event_count)
         bots = [GreedyBot(self.seed + k) if k % 2 == 0 else RandomBot(self.seed + k) for k in range(self.n_players)]
-        cities = [empty_city() for _ in range(self.n_players)]  # what is drawn on the real boards
-        illegal_done = False
+        # what is drawn on the real boards: the game's cities (empty at the start, as left when resumed)
+        cities = [list(p.city) for p in tracker.state.players]
+        illegal_done = any(e.kind == "dispute" for e in tracker.log)
         while not tracker.finished and not self.stop_event.is_set():
             state = tracker.state
             player = state.current_player
@@ -164,7 +181,14 @@ class DemoTable(threading.Thread):
                     self.show(shown, action["dice"], state.pirate_boxes, self.pace * 2)
                     if tracker.dispute is not None:
                         self.disputes_shown += 1
-                    self.stop_event.wait(self.pace * 2)  # time to read the dispute on the dashboard
+                        if self._wait_for_the_table(tracker):
+                            # the players settled it on the dashboard (override, a corrected cell): the board
+                            # is made to show what the game now holds, and the next turn follows
+                            cities[player] = list(tracker.state.players[player].city)
+                            self.show(cities, [], tracker.state.pirate_boxes, self.pace)
+                            self._clear_phantoms(tracker, cities)
+                            self.turns += 1
+                            continue
             cities[player] = draw_on_city(cities[player], action["place"])
             self.show(cities, action["dice"], expected.pirate_boxes, self.pace)
             self.show(cities, [], expected.pirate_boxes, self.pace)
@@ -173,6 +197,15 @@ class DemoTable(threading.Thread):
             self._make_it_right(tracker, state, action, expected)
             self._clear_phantoms(tracker, cities)
             self.turns += 1
+
+    def _wait_for_the_table(self, tracker: Tracker) -> bool:
+        """A dispute stays until it is settled: the players have ``dispute_seconds`` to override it or
+        correct a cell on the dashboard; then the demo's player fixes the board. True: settled by them."""
+        deadline = time.monotonic() + self.dispute_seconds
+        while tracker.dispute is not None and time.monotonic() < deadline:
+            if self.stop_event.wait(0.2):
+                return False
+        return tracker.dispute is None
 
     def _clear_phantoms(self, tracker: Tracker, cities: list[list[str]]) -> None:
         """Cells the camera reads as drawn on an empty space (smudges, misreads) are marked empty by hand,

@@ -241,7 +241,8 @@ def camera_jpeg() -> Response:
 def healthz() -> Response:
     svc = service()
     return jsonify({"ok": True, "game": svc.tracker.game_id if svc.tracker else None,
-                    "camera": svc.camera_status, "clients": svc.hub.clients, "version": svc.hub.version})
+                    "camera": svc.camera_status, "clients": svc.hub.clients, "version": svc.hub.version,
+                    "dispute": bool(svc.tracker is not None and svc.tracker.dispute is not None)})
 
 
 # -- changing (PIN + CSRF) ---------------------------------------------------------------------------

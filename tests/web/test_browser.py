@@ -7,6 +7,8 @@ Each page's screenshot at phone size is kept as a test artefact (test-artefacts/
 
 from __future__ import annotations
 
+import time
+
 import pytest
 
 from companion.layout import empty_city
@@ -231,3 +233,40 @@ def test_open_pages_follow_a_restarted_server(browser, tmp_path):
         first.stop()
         if page is not None:
             page.close()
+
+
+def test_the_demo_dispute_waits_for_the_table_is_overridden_and_the_demo_resumes_its_game(browser, tmp_path):
+    env = {"COMPANION_DEMO_PACE": "0.2", "COMPANION_DEMO_SEED": "7"}
+    demo = ServiceProcess(tmp_path / "data", demo=True, env=env)
+    try:
+        deadline = time.monotonic() + 300  # about 35 s on an idle machine
+        while not demo.get_json("/healthz")["dispute"]:  # (/api/state would work out the options each time)
+            assert time.monotonic() < deadline, "the demo raised no dispute"
+            time.sleep(0.5)
+        page = open_live(browser, demo)
+        page.locator("#override-form").wait_for()
+        time.sleep(4)  # longer than the demo used to keep it: the dispute stays until it is settled
+        assert page.locator("#override-form").count() == 1 and demo.get_json("/healthz")["dispute"]
+        page.locator("#pin-input").fill(demo.pin)
+        page.fill("#override-form input[name=reason]", "we play it as drawn")
+        page.locator("#override-form button").click()
+        page.locator("li.ev-override").first.wait_for()
+        moves = page.locator("li.ev-move").count()
+        page.locator("li.ev-move").nth(moves).wait_for(timeout=60_000)  # the demo plays on
+        assert not_reloaded(page)
+        page.goto(demo.url + "/camera")
+        page.locator("#camera-img").wait_for()
+        assert page.evaluate("document.getElementById('camera-img').naturalWidth") > 0  # a frame, no broken image
+        game = demo.get_json("/healthz")["game"]
+        page.close()
+    finally:
+        demo.stop()
+    again = ServiceProcess(tmp_path / "data", demo=True, env=env)
+    try:
+        deadline = time.monotonic() + 30
+        while "resumes its game" not in again.log_path.read_text():
+            assert time.monotonic() < deadline, again.log_path.read_text()
+            time.sleep(0.2)
+        assert again.get_json("/healthz")["game"] == game
+    finally:
+        again.stop()
