@@ -161,6 +161,7 @@ CATALOGUE: dict[str, tuple[str, str, str]] = {
         "Une partie est en cours ; en commencer une autre la met de côté (elle reste dans la liste et peut reprendre).",
         "Hay una partida en curso; empezar otra la aparta (queda en la lista y se puede reanudar)."),
     "Language": ("Lingua", "Langue", "Idioma"),
+    "Game": ("Gioco", "Jeu", "Juego"),
     "Player {n}": ("Giocatore {n}", "Joueur {n}", "Jugador {n}"),
     "Name": ("Nome", "Nom", "Nombre"),
     "Board seat": ("Posto del foglio", "Place du plateau", "Puesto del tablero"),
@@ -284,6 +285,7 @@ RULE_TEXT: dict[str, tuple[str, str, str]] = {
                          "El bonus de la torre no se ha ganado."),
     "dice-unseen": ("I cinque dadi non sono stati visti nel vassoio.", "Les cinq dés n'ont pas été vus dans le "
                     "plateau.", "No se vieron los cinco dados en la bandeja."),
+    "pass.turned": ("Chi passa non gira dadi.", "Qui passe ne tourne aucun dé.", "Quien pasa no gira dados."),
     "game.over": ("La partita è finita.", "La partie est terminée.", "La partida ha terminado."),
     "turn.not_current": ("Non è il suo turno.", "Ce n'est pas son tour.", "No es su turno."),
 }

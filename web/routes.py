@@ -29,7 +29,7 @@ from companion.games import SAINT_MALO, all_games, game_of, get_game
 from companion.rules import FACES, SYMBOLS
 from companion.tracker import infer_action
 from web.games_routes import hand_kept_game_on_table, set_aside_hand_kept_game, start_from_setup
-from web.i18n import LANGUAGE_NAMES, LANGUAGES, describe_action, item_label, translate
+from web.i18n import LANGUAGE_NAMES, LANGUAGES, describe_action, item_label, letters_for, translate
 from web.render import dashboard_context, game_context
 from web.security import check_csrf, csrf_token, require_change_rights
 from web.service import TableService
@@ -358,9 +358,27 @@ def resume() -> Any:
     return done(_("Game {n}", n=game_id) + " ✓", game=game_id, redirect=url_for("table.index"))
 
 
+PERSON_TYPED = re.compile(r"^(?:\((\w)\)|p(\w))$")  # a person as drawn: its letter in a circle, "(G)" or "pG"
+
+
+def typed_item(raw: str) -> str:
+    """An item as the players write it: city notation, or a person by the table's own letter ("(G)" at an
+    Italian table is the juggler; a bare "G" stays a crate, as in city notation)."""
+    m = PERSON_TYPED.match(raw.strip())
+    if not m:
+        return raw
+    letter = (m.group(1) or m.group(2)).upper()
+    for person, drawn in letters_for(lang()).items():
+        if drawn == letter:
+            return person
+    known = " ".join(f"({x})" for x in letters_for(lang()).values())
+    raise UserError(f"no person is drawn with {letter} at this table: its letters are {known}")
+
+
 def parse_place(raw: Any) -> list[dict[str, str]]:
     if isinstance(raw, list):
-        return [{"cell": str(p.get("cell", "")), "item": str(p.get("item", ""))} for p in raw if isinstance(p, dict)]
+        return [{"cell": str(p.get("cell", "")), "item": typed_item(str(p.get("item", "")))}
+                for p in raw if isinstance(p, dict)]
     if not isinstance(raw, str):
         raise UserError("place must be text like 'B1=W C1=W'")
     out = []
@@ -371,7 +389,7 @@ def parse_place(raw: Any) -> list[dict[str, str]]:
         m = PLACE_TOKEN.match(token)
         if not m:
             raise UserError(f"cannot read {token!r}: write each drawing as CELL=ITEM, like D4=W")
-        out.append({"cell": m.group(1).upper(), "item": m.group(2)})
+        out.append({"cell": m.group(1).upper(), "item": typed_item(m.group(2))})
     return out
 
 
@@ -418,7 +436,7 @@ def correct() -> Any:
     tracker = service().require_tracker()
     data = guarded()
     player = as_int(data, "player", 0, len(tracker.names) - 1)
-    cell, item = text(data, "cell", 3), text(data, "item", 5)
+    cell, item = text(data, "cell", 3), typed_item(text(data, "item", 5))
     if not cell:
         raise UserError("cell is missing")
     remember = str(data.get("remember", "")).lower() in ("1", "true", "on", "yes")
