@@ -219,6 +219,15 @@
     if (ev.target.name === "draw" && moveForm() && moveForm().contains(ev.target)) { drawing.armed = true; showDrawing(); }
   });
 
+  // -- the New game page speaks the language being chosen (while no name is typed yet) -------------------
+  var languageSelect = document.getElementById("language-select");
+  if (languageSelect) {
+    languageSelect.addEventListener("change", function () {
+      var typed = $all('#setup-form input[name^="player"]').some(function (i) { return i.value.trim(); });
+      if (!typed) { window.location.search = "?lang=" + encodeURIComponent(languageSelect.value); }
+    });
+  }
+
   // -- live updates ----------------------------------------------------------------------------------------
   if (!dash) { return; }
   showDrawing();
