@@ -30,7 +30,8 @@ def _read_json(path: str, what: str) -> tuple[Any, str]:
     label = f"{what} (stdin)" if path == "-" else path
     try:
         if path == "-":
-            data = sys.stdin.buffer.read(MAX_JSON_BYTES + 1)
+            # bytes when there is a byte stream under stdin (a terminal, a pipe), else its text (tests)
+            data = getattr(sys.stdin, "buffer", sys.stdin).read(MAX_JSON_BYTES + 1)
         else:
             with open(path, "rb") as f:
                 data = f.read(MAX_JSON_BYTES + 1)
