@@ -35,6 +35,7 @@ Before each drawing, cells that the camera reads as drawn where the board is emp
 from __future__ import annotations
 
 import argparse
+import math
 import os
 import random
 import sys
@@ -181,6 +182,12 @@ def _play_one(args: tuple[int, int, str, str, bool]) -> Tally:
                 shown = [bad_city if i == player else c for i, c in enumerate(cities)]
                 obs = fix_phantoms(camera(shown, dice, boxes), player, cities[player], bad_city)
                 tally.illegal += 1
+                bad_board = obs.board(player)
+                if keep_turns and bad_board is not None:
+                    cells = {cell: cell_probabilities(bad_board.alternatives.get(cell), city_cell(bad_board.city, cell))
+                             for cell in _empty_spaces(cities[player])}
+                    tally.turns.append({"state": state, "dice": dice, "cells": cells, "truth": None,
+                                        "taken_as_undrawn": False})
                 for mode, tracker in trackers.items():
                     moves_before = len(tracker.move_seqs)
                     tracker.observe(dataclasses.replace(obs, dice=before.dice))
@@ -242,31 +249,40 @@ def _empty_spaces(city: list[str]) -> list[str]:
     return [c for c in ALL_CELLS if c in SPACES and city_cell(city, c) == "."]
 
 
-def _sweep(turns: list[dict[str, Any]]) -> list[tuple[float, float, dict[str, int]]]:
-    """The rules-aware outcomes for other thresholds, from the same readings (read_move with a wide fit,
-    then each threshold pair decides as the tracker does)."""
-    from companion.reading import read_move
+def _sweep(turns: list[dict[str, Any]]) -> list[tuple[float, float, float, dict[str, int]]]:
+    """The rules-aware outcomes for other thresholds, from the same readings (read_move with wide limits,
+    then each threshold decides as the tracker does). ``caught``: illegal drawings left to a dispute."""
+    from companion.reading import ASK_WITHIN, DROP_WITHIN, FIT_WITHIN, UNLISTED, read_move
     from companion.rules import GameState
 
     ranked_turns = []
     for t in turns:
-        reading = read_move(GameState.from_json(t["state"]), t["dice"], t["cells"], fit_within=40.0)
-        ranked_turns.append((reading, t["truth"], t["taken_as_undrawn"]))
+        cells = t["cells"]
+        reading = read_move(GameState.from_json(t["state"]), t["dice"], cells, fit_within=40.0, drop_within=40.0)
+        drawn = {c: math.log(max(p.values()) / max(p.get(".", 0.0), UNLISTED))
+                 for c, p in cells.items() if max(p, key=p.get) != "."}
+        drops = [sum(cost for c, cost in drawn.items() if c not in {p["cell"] for p in r.action["place"]})
+                 for r in reading.ranked]
+        ranked_turns.append((reading, drops, t["truth"], t["taken_as_undrawn"]))
+    grid = [(fit, drop, ASK_WITHIN) for fit in (3.0, 4.6, 6.9) for drop in (0.7, 1.1, 1.6, 2.3, 40.0)]
+    grid += [(FIT_WITHIN, DROP_WITHIN, ask) for ask in (0.0, 0.7, 1.1, 2.3)]
     rows = []
-    for fit in (2.3, 3.0, 4.6, 6.9, 9.2):
-        for ask in (0.0, 0.7, 1.1, 1.4, 2.3):
-            out = dict.fromkeys(OUTCOMES, 0)
-            for reading, truth, taken_as_undrawn in ranked_turns:
-                fitting = [r for r in reading.ranked if reading.raw_score - r.score <= fit]
-                if taken_as_undrawn:
-                    out["wrong"] += 1
-                elif not fitting:
-                    out["dispute"] += 1
-                elif len(fitting) > 1 and fitting[0].score - fitting[1].score < ask:
-                    out["asked" if any(_same_move(r.action, truth) for r in fitting[:2]) else "neither"] += 1
-                else:
-                    out["right" if _same_move(fitting[0].action, truth) else "wrong"] += 1
-            rows.append((fit, ask, out))
+    for fit, drop, ask in grid:
+        out = dict.fromkeys((*OUTCOMES, "caught"), 0)
+        for reading, drops, truth, taken_as_undrawn in ranked_turns:
+            fitting = [r for r, d in zip(reading.ranked, drops, strict=True)
+                       if reading.raw_score - r.score <= fit and d <= drop]
+            if truth is None:  # an illegal drawing: right when nothing fits
+                out["caught"] += not fitting
+            elif taken_as_undrawn:
+                out["wrong"] += 1
+            elif not fitting:
+                out["dispute"] += 1
+            elif len(fitting) > 1 and fitting[0].score - fitting[1].score < ask:
+                out["asked" if any(_same_move(r.action, truth) for r in fitting[:2]) else "neither"] += 1
+            else:
+                out["right" if _same_move(fitting[0].action, truth) else "wrong"] += 1
+        rows.append((fit, drop, ask, out))
     return rows
 
 
@@ -289,7 +305,7 @@ def main() -> int:
         print(f"bench_moves: {len(missing)} handwriting fonts are not installed ({missing[0]} ...); "
               "apt-get install the packages in vision.synth.hands.FONT_PACKAGES", file=sys.stderr)
         return 2
-    from companion.reading import ASK_WITHIN, FIT_WITHIN
+    from companion.reading import ASK_WITHIN, DROP_WITHIN, FIT_WITHIN
     from vision.cells.train_hands import unseen_model_path
 
     jobs = [(args.seed + 97 * g, args.players, args.families[g % len(args.families)], LANGUAGES[g % len(LANGUAGES)],
@@ -316,11 +332,13 @@ def main() -> int:
     print(f"moves read right: {plain['right'] / max(total.moves, 1):.1%} -> {rules['right'] / max(total.moves, 1):.1%}"
           f" (+{(rules['right'] + rules['asked']) / max(total.moves, 1):.1%} with the questions answered by a tap); "
           f"wrong without a question {plain['wrong']} -> {rules['wrong']} "
-          f"(FIT_WITHIN {FIT_WITHIN}, ASK_WITHIN {ASK_WITHIN}; {time.perf_counter() - t0:.0f} s)")
+          f"(FIT_WITHIN {FIT_WITHIN}, DROP_WITHIN {DROP_WITHIN}, ASK_WITHIN {ASK_WITHIN}; "
+          f"{time.perf_counter() - t0:.0f} s)")
     if args.sweep:
-        print("thresholds (rules-aware, same readings):  fit  ask  right  asked neither dispute  wrong")
-        for fit, ask, out in _sweep(total.turns):
-            print(f"{'':<40}{fit:>4.1f} {ask:>4.1f}" + "".join(f"{out[k]:>7}" for k in OUTCOMES))
+        print("thresholds (rules-aware, same readings): fit drop  ask   right  asked neither dispute  wrong  caught")
+        for fit, drop, ask, out in _sweep(total.turns):
+            print(f"{'':<40}{fit:>4.1f}{drop:>5.1f}{ask:>5.1f} " + "".join(f"{out[k]:>7}" for k in OUTCOMES)
+                  + f"  {out['caught']:>3}/{total.illegal}")
     return 0
 
 

@@ -39,6 +39,10 @@ CANDIDATE_AT_LEAST = 0.02
 FIT_WITHIN = 4.6
 # Two fitting legal actions closer than this (e^1.4 = 4:1) are a close call: the players are asked.
 ASK_WITHIN = 1.4
+# A cell read as drawn may be taken as empty only this far (log ratio, summed over such cells): the camera
+# sees ink there, and calling it nothing is how an illegal drawing would be explained away (an inner wall,
+# which the cell reader already weighs down, dropped from a row of walls).
+DROP_WITHIN = 1.1
 
 
 def cell_probabilities(alternatives: Mapping[str, float] | None, seen: str) -> dict[str, float]:
@@ -83,15 +87,16 @@ class MoveReading:
 
 
 def read_move(state: Any, dice: Sequence[str], cells: Mapping[str, Mapping[str, float]],
-              *, fit_within: float = FIT_WITHIN) -> MoveReading:
+              *, fit_within: float = FIT_WITHIN, drop_within: float = DROP_WITHIN) -> MoveReading:
     """Weigh every legal action of ``state``'s current player with these ``dice`` against ``cells``.
 
     ``cells`` maps each space the engine holds empty to its readings' probabilities (city character ->
     probability; ``cell_probabilities``). Only actions that draw something, and only on cells with a
     drawing at least ``CANDIDATE_AT_LEAST`` probable, are weighed; those within ``fit_within`` of the raw
-    reading are returned, best first.
+    reading, and leaving empty cells read as drawn only within ``drop_within``, are returned, best first.
     """
     logs: dict[str, dict[str, float]] = {}
+    drawn: dict[str, float] = {}  # cells read as drawn (a drawing likelier than empty): what calling them empty costs
     raw = 0.0
     for cell, probs in cells.items():
         if 1.0 - float(probs.get(EMPTY, 0.0)) < CANDIDATE_AT_LEAST:
@@ -99,7 +104,10 @@ def read_move(state: Any, dice: Sequence[str], cells: Mapping[str, Mapping[str, 
         empty = _log_p(probs, EMPTY)
         gains = {item: _log_p(probs, item) - empty for item in probs if item != EMPTY}
         logs[cell] = gains
-        raw += max(0.0, *gains.values()) if gains else 0.0
+        best = max(0.0, *gains.values()) if gains else 0.0
+        raw += best
+        if best > 0.0:
+            drawn[cell] = best
     unlisted: dict[str, float] = {cell: math.log(UNLISTED) - _log_p(cells[cell], EMPTY) for cell in logs}
     ranked: list[ScoredAction] = []
     if logs:
@@ -112,6 +120,9 @@ def read_move(state: Any, dice: Sequence[str], cells: Mapping[str, Mapping[str, 
             for p in place:
                 score += logs[p.cell].get(p.item, unlisted[p.cell])
             if raw - score > fit_within:
+                continue
+            placed = {p.cell for p in place}
+            if sum(cost for cell, cost in drawn.items() if cell not in placed) > drop_within:
                 continue
             key = tuple(sorted((p.cell, p.item) for p in place))
             if key in seen:

@@ -193,3 +193,20 @@ def test_a_drawing_read_as_probably_empty_when_the_dice_oblige_one(store):
             assert t.dispute is None and t.last_action["place"] == [{"cell": "E5", "item": "G"}]
         else:
             assert t.dispute is not None and t.dispute.action["symbol"] is None
+
+
+def test_an_inner_wall_read_as_drawn_is_not_explained_away(store):
+    """The cell reader weighs a wall on an inner space down (walls stand on the outer ring), so a real
+    inner wall may read at only 80 %. Two walls rolled and two drawn, one of them inside: the wall on B1
+    alone is legal, but it would call a cell the camera reads as drawn (4:1) empty. That is how an illegal
+    drawing would be explained away, so it stays a dispute."""
+    t = new_tracker(store)
+    walls = ["wall", "wall", "crate", "head", "swords"]
+    t.observe(seen([START, START], walls))
+    t.observe(seen([START, START], walls, {"B1": {"W": 0.99, ".": 0.005}, "D4": {"W": 0.8, ".": 0.2}}))
+    assert t.question is None and t.dispute is not None
+    assert [e["rule"] for e in t.dispute.errors] == ["wall.outer_only"]
+    # the same board read with the rules but no limit on what may be taken as empty: B1 alone
+    cells = t.cell_readings(0)
+    assert read_move(t.state, walls, cells, drop_within=40.0).best["place"] == [{"cell": "B1", "item": "W"}]
+    assert read_move(t.state, walls, cells).ranked == []
