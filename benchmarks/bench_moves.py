@@ -213,7 +213,8 @@ def _play_one(args: tuple[int, int, str, str, bool]) -> Tally:
                     seen_nothing = all(city_cell(seat_board.city, cell) == "." for cell in cells)
                     undrawn_legal = judge(tracker.state, Action.from_json(tracker._undrawn_action(player, dice))).legal
                     tally.turns.append({"state": state, "dice": dice, "cells": cells, "truth": action,
-                                        "taken_as_undrawn": seen_nothing and undrawn_legal})
+                                        "taken_as_undrawn": seen_nothing and undrawn_legal,
+                                        "greedy": isinstance(bots[player], GreedyBot)})
             for mode, tracker in trackers.items():
                 moves_before = len(tracker.move_seqs)
                 tracker.observe(obs)
@@ -249,41 +250,54 @@ def _empty_spaces(city: list[str]) -> list[str]:
     return [c for c in ALL_CELLS if c in SPACES and city_cell(city, c) == "."]
 
 
-def _sweep(turns: list[dict[str, Any]]) -> list[tuple[float, float, float, dict[str, int]]]:
+def _sweep(turns: list[dict[str, Any]]) -> list[tuple[tuple[float, float, float, float], dict[str, int]]]:
     """The rules-aware outcomes for other thresholds, from the same readings (read_move with wide limits,
-    then each threshold decides as the tracker does). ``caught``: illegal drawings left to a dispute."""
-    from companion.reading import ASK_WITHIN, DROP_WITHIN, FIT_WITHIN, UNLISTED, read_move
+    then each threshold decides as the tracker does). ``caught``: illegal drawings left to a dispute;
+    ``greedy right``/``greedy wrong``: the same on the greedy bots' moves alone (they use all the dice of
+    their symbol more often than the random bots, as players do)."""
+    from companion.reading import ASK_WITHIN, DROP_WITHIN, FIT_WITHIN, UNLISTED, UNUSED_DICE_PRIOR, read_move
     from companion.rules import GameState
 
-    ranked_turns = []
-    for t in turns:
-        cells = t["cells"]
-        reading = read_move(GameState.from_json(t["state"]), t["dice"], cells, fit_within=40.0, drop_within=40.0)
-        drawn = {c: math.log(max(p.values()) / max(p.get(".", 0.0), UNLISTED))
-                 for c, p in cells.items() if max(p, key=p.get) != "."}
-        drops = [sum(cost for c, cost in drawn.items() if c not in {p["cell"] for p in r.action["place"]})
-                 for r in reading.ranked]
-        ranked_turns.append((reading, drops, t["truth"], t["taken_as_undrawn"]))
-    grid = [(fit, drop, ASK_WITHIN) for fit in (3.0, 4.6, 6.9) for drop in (0.7, 1.1, 1.6, 2.3, 40.0)]
-    grid += [(FIT_WITHIN, DROP_WITHIN, ask) for ask in (0.0, 0.7, 1.1, 2.3)]
-    rows = []
-    for fit, drop, ask in grid:
-        out = dict.fromkeys((*OUTCOMES, "caught"), 0)
-        for reading, drops, truth, taken_as_undrawn in ranked_turns:
+    grid = [(fit, drop, ASK_WITHIN, UNUSED_DICE_PRIOR) for fit in (3.0, 4.6, 6.9) for drop in (0.7, 1.1, 1.6, 2.3, 40.0)]
+    grid += [(FIT_WITHIN, DROP_WITHIN, ask, UNUSED_DICE_PRIOR) for ask in (0.0, 0.7, 1.1, 2.3)]
+    grid += [(FIT_WITHIN, DROP_WITHIN, ASK_WITHIN, prior) for prior in (0.0, 0.9, 1.7, 3.0) if prior != UNUSED_DICE_PRIOR]
+    readings: dict[float, list[Any]] = {}
+    for prior in sorted({g[3] for g in grid}):
+        rows = readings[prior] = []
+        for t in turns:
+            cells = t["cells"]
+            reading = read_move(GameState.from_json(t["state"]), t["dice"], cells, fit_within=40.0,
+                                drop_within=40.0, unused_dice_prior=prior)
+            drawn = {c: math.log(max(p.values()) / max(p.get(".", 0.0), UNLISTED))
+                     for c, p in cells.items() if max(p, key=p.get) != "."}
+            drops = [sum(cost for c, cost in drawn.items() if c not in {p["cell"] for p in r.action["place"]})
+                     for r in reading.ranked]
+            rows.append((reading, drops, t))
+    out_rows = []
+    for fit, drop, ask, prior in grid:
+        out = dict.fromkeys((*OUTCOMES, "caught", "greedy right", "greedy wrong", "greedy"), 0)
+        for reading, drops, t in readings[prior]:
+            truth = t["truth"]
             fitting = [r for r, d in zip(reading.ranked, drops, strict=True)
                        if reading.raw_score - r.score <= fit and d <= drop]
             if truth is None:  # an illegal drawing: right when nothing fits
                 out["caught"] += not fitting
-            elif taken_as_undrawn:
-                out["wrong"] += 1
+                continue
+            if t["taken_as_undrawn"]:
+                outcome = "wrong"
             elif not fitting:
-                out["dispute"] += 1
+                outcome = "dispute"
             elif len(fitting) > 1 and fitting[0].score - fitting[1].score < ask:
-                out["asked" if any(_same_move(r.action, truth) for r in fitting[:2]) else "neither"] += 1
+                outcome = "asked" if any(_same_move(r.action, truth) for r in fitting[:2]) else "neither"
             else:
-                out["right" if _same_move(fitting[0].action, truth) else "wrong"] += 1
-        rows.append((fit, drop, ask, out))
-    return rows
+                outcome = "right" if _same_move(fitting[0].action, truth) else "wrong"
+            out[outcome] += 1
+            if t.get("greedy"):
+                out["greedy"] += 1
+                if outcome in ("right", "wrong"):
+                    out["greedy " + outcome] += 1
+        out_rows.append(((fit, drop, ask, prior), out))
+    return out_rows
 
 
 def main() -> int:
@@ -335,10 +349,12 @@ def main() -> int:
           f"(FIT_WITHIN {FIT_WITHIN}, DROP_WITHIN {DROP_WITHIN}, ASK_WITHIN {ASK_WITHIN}; "
           f"{time.perf_counter() - t0:.0f} s)")
     if args.sweep:
-        print("thresholds (rules-aware, same readings): fit drop  ask   right  asked neither dispute  wrong  caught")
-        for fit, drop, ask, out in _sweep(total.turns):
-            print(f"{'':<40}{fit:>4.1f}{drop:>5.1f}{ask:>5.1f} " + "".join(f"{out[k]:>7}" for k in OUTCOMES)
-                  + f"  {out['caught']:>3}/{total.illegal}")
+        print("thresholds (rules-aware, same readings)")
+        print(" fit drop  ask prior   right  asked neither dispute  wrong  caught   greedy bots: right wrong")
+        for (fit, drop, ask, prior), out in _sweep(total.turns):
+            print(f"{fit:>4.1f}{drop:>5.1f}{ask:>5.1f}{prior:>6.1f} " + "".join(f"{out[k]:>7}" for k in OUTCOMES)
+                  + f"  {out['caught']:>3}/{total.illegal}       {out['greedy right']:>4}/{out['greedy']}"
+                  + f" {out['greedy wrong']:>4}")
     return 0
 
 

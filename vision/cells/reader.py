@@ -42,7 +42,7 @@ SECOND_LOOK_SHIFTS: tuple[tuple[float, float], ...] = ((-3, 0), (3, 0), (0, -3),
 INNER_WALL_PRIOR = 0.05
 # What a cell's ``alternatives`` keep for the tracker's rules-aware reading: its likeliest readings, at
 # most this many, each at least this probable (the rest of the mass is spread thin over the others).
-ALTERNATIVES_KEPT = 4
+ALTERNATIVES_KEPT = 6
 ALTERNATIVE_AT_LEAST = 0.001
 
 _TOWER_INDEX = frozenset(ALL_CELLS.index(t) for t in LAYOUT.towers)
