@@ -22,10 +22,12 @@ from flask import (
     Response,
     current_app,
     has_app_context,
+    has_request_context,
     jsonify,
     redirect,
     render_template,
     request,
+    session,
     stream_with_context,
     url_for,
 )
@@ -33,7 +35,7 @@ from flask import (
 from companion import safejson
 from companion.errors import UserError
 from companion.games import SAINT_MALO, GamePlugin, ScoreSheet, game_of, get_game, standing_events
-from web.security import require_change_rights
+from web.security import check_csrf, require_change_rights
 from web.service import Hub, NotFound, TableService
 
 bp = Blueprint("games", __name__)
@@ -162,6 +164,7 @@ def jsonable(value: Any) -> Any:
 
 def page_context(game_id: int, game: GamePlugin, meta: dict[str, Any], sheet: ScoreSheet) -> dict[str, Any]:
     return {"game_id": game_id, "game": game, "meta": meta, "view": sheet.view(), "finished": sheet.finished,
+            "pin_ok": phone_gave_pin() if has_request_context() else False,
             "on_table": hand_kept_game_on_table(table().store) == game_id, "game_slug": game.id.replace("-", "_")}
 
 
@@ -267,6 +270,24 @@ def events() -> Response:
     return response
 
 
+def phone_gave_pin() -> bool:
+    from web.routes import pin_ok  # web.routes imports this module
+
+    return pin_ok()
+
+
+def require_rights() -> None:
+    """As the dashboard's changes (web.routes.guarded): the CSRF token always, the PIN once per phone
+    session; a PIN that is sent is always checked."""
+    from web.routes import PIN_OK, pin_mark
+
+    if not request.headers.get("X-Table-Pin") and phone_gave_pin():
+        check_csrf()
+        return
+    require_change_rights(table().guard)
+    session[PIN_OK] = pin_mark()
+
+
 def entry_from_request() -> dict[str, Any]:
     if not request.is_json:
         raise UserError("send the entry as a JSON object (Content-Type: application/json)")
@@ -279,7 +300,7 @@ def entry_from_request() -> dict[str, Any]:
 @bp.post("/play/<int:game_id>/event")
 def post_event(game_id: int) -> Response:
     event = entry_from_request()
-    require_change_rights(table().guard)
+    require_rights()
     sheet, message = record(game_id, event)
     return answer(game_id, sheet, message)
 
@@ -288,7 +309,7 @@ def post_event(game_id: int) -> Response:
 def post_undo(game_id: int) -> Response:
     if request.is_json:
         entry_from_request()
-    require_change_rights(table().guard)
+    require_rights()
     sheet, message = record(game_id, {"type": "undo"})
     return answer(game_id, sheet, message)
 

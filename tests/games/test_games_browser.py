@@ -89,7 +89,8 @@ def test_castles_of_tuscany_page_on_a_phone(browser, live_server, service):
     other.goto(game_url)
     for p in (page, other):
         p.evaluate("window.__notReloaded = true")
-    page.fill("#table-pin", service.pin)
+    # the PIN was given at New game on this phone: not asked again; the other phone is asked
+    assert page.locator("#pin-label").is_hidden() and other.locator("#pin-label").is_visible()
 
     anna = page.locator(".g-player[data-player='0']")
     orange = anna.locator("[data-track=orange]")
@@ -125,12 +126,24 @@ def test_castles_of_tuscany_page_on_a_phone(browser, live_server, service):
     wait_text(benno.locator("[data-track=green]"), "18")
     shot(page, "castles_of_tuscany_round3")
     no_sideways_scroll(page)
-    # a wrong PIN is refused in one line, nothing changes
-    page.fill("#table-pin", "000000" if service.pin != "000000" else "111111")
-    benno.locator("button.g-add-green", has_text="+1").click()
-    wait_text(page.locator("#game-msg"), "Wrong table PIN")
-    assert benno.locator("[data-track=green]").inner_text() == "18"
-    page.fill("#table-pin", service.pin)
+    # on the other phone: no PIN, then a wrong one, are refused in one line and nothing changes; the right one
+    # goes through and is not asked again
+    other_benno = other.locator(".g-player[data-player='1']")
+    other_benno.locator("button.g-add-green", has_text="+1").click()
+    wait_text(other.locator("#game-msg"), "needs the table PIN")
+    other.fill("#table-pin", "000000" if service.pin != "000000" else "111111")
+    other_benno.locator("button.g-add-green", has_text="+1").click()
+    wait_text(other.locator("#game-msg"), "Wrong table PIN")
+    assert other_benno.locator("[data-track=green]").inner_text() == "18"
+    other.fill("#table-pin", service.pin)
+    other_benno.locator("button.g-add-green", has_text="+1").click()
+    wait_text(benno.locator("[data-track=green]"), "19")  # and this phone sees it live
+    assert other.locator("#pin-label").is_hidden()
+    other_benno.locator("button.g-add-green", has_text="+1").click()
+    wait_text(other_benno.locator("[data-track=green]"), "20")
+    page.click("#undo")
+    page.click("#undo")
+    wait_text(benno.locator("[data-track=green]"), "18")
     page.locator("button.g-score").click()
     wait_text(page.locator(".g-panel-end"), "Waiting for")
     for index, values in ((0, {"hex_tiles": "1", "marble": "2", "workers": "1", "cards_in_hand": "7", "empty_spaces": "6"}),
@@ -159,7 +172,6 @@ def test_dice_settlers_page_on_a_phone(browser, live_server, service):
     no_sideways_scroll(page)
     shot(page, "dice_settlers_start")
     page.evaluate("window.__notReloaded = true")
-    page.fill("#table-pin", service.pin)
     pad = page.locator(".g-pad")
     # the rulebook's first example: tile 25, Black 3 tents, Blue 1 -> Black 5, Blue 2
     add = page.locator("form.g-add-tile")

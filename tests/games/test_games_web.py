@@ -8,6 +8,8 @@ import json
 
 from web import create_app
 
+from .conftest import Table
+
 
 def test_new_game_chooses_the_game_and_the_table_page_follows(table):
     response = table.new_game("castles-of-tuscany", ["Anna", "Benno"])
@@ -70,14 +72,23 @@ def test_the_end_is_stored_as_the_games_tally_and_undo_reopens_it(table, service
     assert not stored["finished"] and stored["tally"] is None
 
 
-def test_changes_need_the_pin_and_the_token(table):
+def test_changes_need_the_pin_and_the_token(table, app, service):
     game_id = table.start("castles-of-tuscany", ["Anna", "Benno"])
     event = {"type": "points", "player": 0, "track": "green", "points": 3}
-    assert table.enter(game_id, event, pin=None).status_code == 403
-    assert table.enter(game_id, event, pin="not-the-pin").status_code == 403
+    phone = Table(app.test_client(), service.pin)  # another phone: it has not given the PIN yet
+    assert phone.enter(game_id, event, pin=None).status_code == 403
+    assert phone.enter(game_id, event, pin="not-the-pin").status_code == 403
+    assert phone.enter(game_id, event, token=None).status_code == 403
+    assert table.enter(game_id, event, pin="not-the-pin").status_code == 403  # a PIN sent is always checked
     assert table.enter(game_id, event, token=None).status_code == 403
     assert table.state(game_id)["view"]["players"][0]["green"] == 0
-    assert table.client.post(f"/play/{game_id}/undo", json={}).status_code == 403
+    assert phone.client.post(f"/play/{game_id}/undo", json={}).status_code == 403
+    assert "hidden" not in phone.client.get(f"/play/{game_id}").text.split('id="pin-label"')[1][:20]
+    # the PIN once per phone session, as on the dashboard: the phone that gave it at New game goes on without
+    assert table.enter(game_id, event, pin=None).status_code == 200
+    assert phone.enter(game_id, event).status_code == 200
+    assert phone.enter(game_id, event, pin=None).status_code == 200
+    assert table.state(game_id)["view"]["players"][0]["green"] == 9
 
 
 def test_bad_entries_answer_4xx_with_one_line(table):

@@ -12,11 +12,7 @@
   var liveState = document.getElementById("live-state");
   var waiting = {};  // panel name -> html held back while a field in it has the focus
 
-  if (pinInput) {
-    var saved = window.sessionStorage.getItem("tablePin");
-    if (saved) { pinInput.value = saved; }
-    pinInput.addEventListener("change", function () { window.sessionStorage.setItem("tablePin", pinInput.value.trim()); });
-  }
+  var pinLabel = document.getElementById("pin-label");
 
   function say(text, bad) {
     if (!msg) { return; }
@@ -52,17 +48,23 @@
     }, 0);
   });
 
+  // The PIN is asked once per phone session (as on the dashboard): it goes with the next change only, and
+  // the server remembers that this phone gave it.
   function send(path, body) {
     var pin = pinInput ? pinInput.value.trim() : "";
-    if (!pin) { say("Type the table PIN first (top of the page).", true); if (pinInput) { pinInput.focus(); } return; }
-    window.sessionStorage.setItem("tablePin", pin);
+    var headers = {"Content-Type": "application/json", "Accept": "application/json", "X-CSRF-Token": csrf};
+    if (pin) { headers["X-Table-Pin"] = pin; }
     say("Sending…", false);
-    fetch(path, {method: "POST", credentials: "same-origin", body: JSON.stringify(body),
-                 headers: {"Content-Type": "application/json", "Accept": "application/json",
-                           "X-CSRF-Token": csrf, "X-Table-Pin": pin}})
-      .then(function (r) { return r.json().then(function (d) { return {ok: r.ok, d: d}; }); })
+    fetch(path, {method: "POST", credentials: "same-origin", body: JSON.stringify(body), headers: headers})
+      .then(function (r) { return r.json().then(function (d) { return {ok: r.ok, status: r.status, d: d}; }); })
       .then(function (res) {
-        if (!res.ok) { say(res.d.error || "Refused.", true); return; }
+        if (!res.ok) {
+          say(res.d.error || "Refused.", true);
+          if (res.status === 403 && pinLabel) { pinLabel.hidden = false; if (pinInput) { pinInput.focus(); } }
+          return;
+        }
+        if (pinInput) { pinInput.value = ""; }
+        if (pinLabel) { pinLabel.hidden = true; }
         say(res.d.message, false);
         if (document.activeElement && root.contains(document.activeElement)) { document.activeElement.blur(); }
         swap({version: res.d.version, epoch: res.d.epoch, html: res.d.html});
