@@ -138,7 +138,7 @@ def test_castles_of_tuscany_page_on_a_phone(browser, live_server, service):
     other.fill("#table-pin", service.pin)
     other_benno.locator("button.g-add-green", has_text="+1").click()
     wait_text(benno.locator("[data-track=green]"), "19")  # and this phone sees it live
-    assert other.locator("#pin-label").is_hidden()
+    other.locator("#pin-label").wait_for(state="hidden")
     other_benno.locator("button.g-add-green", has_text="+1").click()
     wait_text(other_benno.locator("[data-track=green]"), "20")
     page.click("#undo")
@@ -146,14 +146,27 @@ def test_castles_of_tuscany_page_on_a_phone(browser, live_server, service):
     wait_text(benno.locator("[data-track=green]"), "18")
     page.locator("button.g-score").click()
     wait_text(page.locator(".g-panel-end"), "Waiting for")
-    for index, values in ((0, {"hex_tiles": "1", "marble": "2", "workers": "1", "cards_in_hand": "7", "empty_spaces": "6"}),
-                          (1, {"wooden_hexes": "1", "cards_in_hand": "10", "empty_spaces": "2"})):
-        form = page.locator(f".g-final >> nth={index}")
+    def fill_final(on, index, values):
+        form = on.locator(f".g-final >> nth={index}")
         for key, value in values.items():
             name = key if key == "empty_spaces" else f"leftovers.{key}"
             form.locator(f"input[name='{name}']").fill(value)
-        form.locator("button").click()
-        page.wait_for_timeout(200)
+        return form
+
+    # this phone starts typing Benno's count while the other phone saves Anna's: the panel updates when the
+    # field is left, and what was typed stays
+    fill_final(page, 1, {"wooden_hexes": "1", "cards_in_hand": "10"})
+    other_form = fill_final(other, 0, {"hex_tiles": "1", "marble": "2", "workers": "1", "cards_in_hand": "7",
+                                       "empty_spaces": "6"})
+    other_form.locator("button").click()
+    wait_text(other.locator(".g-final >> nth=0").locator(".g-badge"), "5 VP")
+    page.locator(".g-panel-end h2").click()  # the field is left
+    wait_text(page.locator(".g-final >> nth=0").locator(".g-badge"), "5 VP")
+    benno_form = page.locator(".g-final >> nth=1")
+    assert benno_form.locator("input[name='leftovers.cards_in_hand']").input_value() == "10"
+    assert benno_form.locator("input[name='leftovers.wooden_hexes']").input_value() == "1"
+    benno_form.locator("input[name=empty_spaces]").fill("2")
+    benno_form.locator("button").click()
     wait_text(page.locator("#why"), "wins")
     # Anna: phase 3 adds her green 22 again: 37 + 22 = 59, + 1 tile + 2 marble + 1 worker + 1 (7 cards) = 64
     assert page.locator("td[data-total=Anna]").inner_text() == "64"

@@ -20,9 +20,36 @@
     msg.classList.toggle("g-bad", Boolean(bad));
   }
 
+  // A form somebody has typed in is "dirty" until it is sent: while the focus is in it (a field, or its
+  // button between press and click) its panel waits; when the panel is swapped, typed values are kept.
   function typingIn(panel) {
     var el = document.activeElement;
-    return el && panel.contains(el) && el.matches("input:not([type=checkbox]), select, textarea");
+    if (!el || !panel.contains(el)) { return false; }
+    var form = el.closest("form.g-form");
+    return el.matches("input:not([type=checkbox]), select, textarea") || Boolean(form && form.dataset.dirty);
+  }
+
+  function formKey(form) { return (form.dataset.type || "") + "|" + (form.dataset.fixed || ""); }
+
+  function typed(panel) {
+    var kept = {};
+    panel.querySelectorAll("form.g-form[data-dirty]").forEach(function (form) {
+      kept[formKey(form)] = Array.prototype.map.call(form.elements, function (el) {
+        return el.type === "checkbox" ? el.checked : el.value;
+      });
+    });
+    return kept;
+  }
+
+  function retype(panel, kept) {
+    panel.querySelectorAll("form.g-form").forEach(function (form) {
+      var values = kept[formKey(form)];
+      if (!values || values.length !== form.elements.length) { return; }
+      Array.prototype.forEach.call(form.elements, function (el, i) {
+        if (el.type === "checkbox") { el.checked = values[i]; } else if (el.tagName !== "BUTTON") { el.value = values[i]; }
+      });
+      form.dataset.dirty = "1";
+    });
   }
 
   function put(name, html) {
@@ -30,8 +57,15 @@
     if (!panel) { return; }
     if (typingIn(panel)) { waiting[name] = html; return; }
     delete waiting[name];
+    var kept = typed(panel);
     panel.innerHTML = html;
+    retype(panel, kept);
   }
+
+  root.addEventListener("input", function (e) {
+    var form = e.target.closest("form.g-form");
+    if (form) { form.dataset.dirty = "1"; }
+  });
 
   function swap(data) {
     if (!data || !data.html) { return; }
@@ -50,7 +84,7 @@
 
   // The PIN is asked once per phone session (as on the dashboard): it goes with the next change only, and
   // the server remembers that this phone gave it.
-  function send(path, body) {
+  function send(path, body, form) {
     var pin = pinInput ? pinInput.value.trim() : "";
     var headers = {"Content-Type": "application/json", "Accept": "application/json", "X-CSRF-Token": csrf};
     if (pin) { headers["X-Table-Pin"] = pin; }
@@ -63,6 +97,7 @@
           if (res.status === 403 && pinLabel) { pinLabel.hidden = false; if (pinInput) { pinInput.focus(); } }
           return;
         }
+        if (form) { delete form.dataset.dirty; }  // sent: the answer's panel shows what was entered
         if (pinInput) { pinInput.value = ""; }
         if (pinLabel) { pinLabel.hidden = true; }
         say(res.d.message, false);
@@ -106,7 +141,7 @@
     var form = e.target.closest("form.g-form");
     if (!form) { return; }
     e.preventDefault();
-    send(root.dataset.post, formEvent(form, e.submitter));
+    send(root.dataset.post, formEvent(form, e.submitter), form);
   });
 
   root.addEventListener("click", function (e) {
