@@ -92,3 +92,18 @@ def test_wrong_pins_from_many_addresses_hit_a_global_limit(game):
     paused = game.client.post("/undo", json={}, headers={"X-CSRF-Token": game.token, "X-Table-Pin": "000000"},
                               environ_base={"REMOTE_ADDR": "10.9.9.9"})
     assert paused.status_code == 429 and "paused" in paused.get_json()["error"]
+
+
+def test_a_full_disk_is_a_507_and_the_game_is_unchanged(game, service):
+    tracker = service.tracker
+    db = service.store._db
+    db.execute(f"PRAGMA max_page_count = {db.execute('PRAGMA page_count').fetchone()[0]}")
+    answers = [game.post("/correct", {"player": 0, "cell": "E5", "item": "W", "reason": "x" * 150}, as_json=True)
+               for _ in range(60)]
+    full = [a for a in answers if a.status_code == 507]
+    assert full and all(a.status_code in (200, 507) for a in answers)
+    message = full[0].get_json()["error"]
+    assert "companion.sqlite3: the disk is full" in message and "free some space" in message
+    assert tracker.event_count == len(service.store.events(tracker.game_id))  # nothing half-written
+    db.execute("PRAGMA max_page_count = 1000000")
+    assert game.post("/move", dict(MOVE), as_json=True).status_code == 200
