@@ -26,20 +26,21 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from werkzeug.serving import make_server  # noqa: E402
 
 from companion.bots import GreedyBot, RandomBot  # noqa: E402
 from companion.layout import draw_on_city  # noqa: E402
 from vision.observation import BoardReading, DieReading, Observation  # noqa: E402
 from web import create_app  # noqa: E402
 from web.service import TableService  # noqa: E402
+from web.wsgi import make_table_server  # noqa: E402
 
 CLIENT = r"""
 import http.client, json, sys, threading, time
 port, n = int(sys.argv[1]), int(sys.argv[2])
 lock = threading.Lock()
 def client(k):
-    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
+    # each client its own loopback address, like twenty phones (the server caps live pages per address)
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=60, source_address=(f"127.0.1.{k + 1}", 0))
     conn.request("GET", "/events")
     resp = conn.getresponse()
     buf = b""
@@ -83,15 +84,15 @@ def main() -> int:
     logging.getLogger("werkzeug").setLevel(logging.WARNING)  # no line per request
     service = TableService(tempfile.mkdtemp(prefix="bench-web-"))
     app = create_app({"SERVICE": service})
-    server = make_server("127.0.0.1", 0, app, threaded=True)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
+    server = make_table_server(app, "127.0.0.1", 0)  # the production server `companion serve` runs
+    threading.Thread(target=server.run, daemon=True).start()
     names = ["Anke", "Ben", "Carla", "Dario"]
     tracker = service.new_game(names)
 
     # client -> [(version, arrival time)]; a page that was busy may skip to a newer version (latest wins)
     arrivals: dict[int, list[tuple[int, float]]] = {}
     arrived = threading.Condition()
-    clients = subprocess.Popen([sys.executable, "-c", CLIENT, str(server.server_port), str(args.clients)],
+    clients = subprocess.Popen([sys.executable, "-c", CLIENT, str(int(server.effective_port)), str(args.clients)],
                                stdout=subprocess.PIPE, text=True)
 
     def collect() -> None:
@@ -150,7 +151,8 @@ def main() -> int:
             turns += 1
     finally:
         clients.kill()
-        server.shutdown()
+        server.close()
+        server.task_dispatcher.shutdown(timeout=1)
 
     with open("/proc/self/status") as f:
         rss_mb = next(int(line.split()[1]) for line in f if line.startswith("VmRSS")) / 1024

@@ -23,9 +23,9 @@ from typing import Any
 
 from waitress.server import TcpWSGIServer
 
-THREADS = 16                   # worker threads: requests are short; live pages take LIVE_STREAMS of them
-LIVE_STREAMS = 10              # live pages in all (a table has a handful of phones and the host screen) ...
-LIVE_STREAMS_PER_ADDRESS = 3   # ... and per address (one phone: a page, a reload, a second tab)
+THREADS = 32                   # worker threads: requests are short; live pages take LIVE_STREAMS of them
+LIVE_STREAMS = 24              # live pages in all (twenty phones and the host screen) ...
+LIVE_STREAMS_PER_ADDRESS = 4   # ... and per address (one phone: a page, a reload, a second tab)
 LIVE_STREAM_SECONDS = 600.0
 CONNECTIONS = 200
 PER_ADDRESS_CONNECTIONS = 24   # a browser opens about six at once
