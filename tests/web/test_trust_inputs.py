@@ -98,12 +98,24 @@ def test_a_full_disk_is_a_507_and_the_game_is_unchanged(game, service):
     tracker = service.tracker
     db = service.store._db
     db.execute(f"PRAGMA max_page_count = {db.execute('PRAGMA page_count').fetchone()[0]}")
-    answers = [game.post("/correct", {"player": 0, "cell": "E5", "item": "W", "reason": "x" * 150}, as_json=True)
-               for _ in range(60)]
+    import random
+
+    from companion.rules import FACES, random_action
+
+    rng = random.Random(5)
+    answers = []
+    for _ in range(60):  # legal moves until the page is full (each adds a row)
+        action = random_action(tracker.state, rng.choices(FACES, k=5), rng).to_json()
+        action["place"] = " ".join(f"{p['cell']}={p['item']}" for p in action["place"])
+        answers.append(game.post("/move", action, as_json=True))
+        if answers[-1].status_code == 507:
+            break
     full = [a for a in answers if a.status_code == 507]
     assert full and all(a.status_code in (200, 507) for a in answers)
     message = full[0].get_json()["error"]
     assert "companion.sqlite3: the disk is full" in message and "free some space" in message
     assert tracker.event_count == len(service.store.events(tracker.game_id))  # nothing half-written
     db.execute("PRAGMA max_page_count = 1000000")
-    assert game.post("/move", dict(MOVE), as_json=True).status_code == 200
+    action = random_action(tracker.state, rng.choices(FACES, k=5), rng).to_json()
+    action["place"] = " ".join(f"{p['cell']}={p['item']}" for p in action["place"])
+    assert game.post("/move", action, as_json=True).status_code == 200
