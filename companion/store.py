@@ -26,7 +26,7 @@ from typing import Any
 
 from companion.errors import UserError
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 DB_NAME = "companion.sqlite3"
 FILE_MODE = 0o600  # the store holds the table PIN and the session secret
 
@@ -52,6 +52,23 @@ _MIGRATIONS: tuple[str, ...] = (
         key TEXT PRIMARY KEY,
         value TEXT NOT NULL
     );
+    """,
+    # Each seat's hand (vision.cells.seat_hand): drawings the table confirmed, as the reader's ink maps.
+    # game_id NULL: a teaching sheet. Views of one drawing (a teaching sheet's augmented cells) share
+    # ``drawing``.
+    """
+    CREATE TABLE hand_examples (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        game_id INTEGER REFERENCES games(id),
+        seat INTEGER NOT NULL,
+        cell TEXT NOT NULL,
+        glyph TEXT NOT NULL,
+        source TEXT NOT NULL,
+        drawing INTEGER NOT NULL,
+        ink BLOB NOT NULL,
+        at REAL NOT NULL
+    );
+    CREATE INDEX hand_examples_by_seat ON hand_examples (seat, game_id);
     """,
 )
 
@@ -318,6 +335,79 @@ class GameStore:
         """Events with their sequence number and time (export)."""
         rows = self._read("SELECT seq, at, body FROM events WHERE game_id = ? ORDER BY seq", (game_id,))
         return [{"seq": r[0], "at": r[1], "event": self._json(r[2], f"game {game_id} event {r[0]}")} for r in rows]
+
+    # -- seats' hands (vision.cells.seat_hand) -------------------------------------------------------
+    def replace_hand_examples(self, game_id: int | None, seat: int, cell: str, source: str,
+                              glyph: str, inks: list[bytes]) -> int:
+        """Forget what was learned about ``cell`` of ``seat`` in this game (NULL: the teaching sheets), then
+        keep ``inks`` (views of one drawing of ``glyph``, told by ``source``) instead. Returns the drawing's id."""
+        now = time.time()
+        drawing: int | None = None
+        with self.transaction("the seat's hand"):
+            self._db.execute("DELETE FROM hand_examples WHERE game_id IS ? AND seat = ? AND cell = ?",
+                             (game_id, seat, cell))
+            for ink in inks:
+                cur = self._db.execute(
+                    "INSERT INTO hand_examples (game_id, seat, cell, glyph, source, drawing, ink, at)"
+                    " VALUES (?, ?, ?, ?, ?, ?, ?, ?)", (game_id, seat, cell, glyph, source, drawing or 0, ink, now))
+                if drawing is None:
+                    drawing = int(cur.lastrowid or 0)
+                    self._db.execute("UPDATE hand_examples SET drawing = ? WHERE id = ?", (drawing, drawing))
+        return drawing or 0
+
+    def forget_hand_examples(self, game_id: int | None, seat: int, cell: str, source: str) -> None:
+        """Forget what ``source`` said about ``cell`` of ``seat`` (an undone move's drawing)."""
+        with self.transaction("the seat's hand"):
+            self._db.execute("DELETE FROM hand_examples WHERE game_id IS ? AND seat = ? AND cell = ? AND source = ?",
+                             (game_id, seat, cell, source))
+
+    def hand_examples(self, game_id: int | None, seat: int | None = None) -> list[dict[str, Any]]:
+        """The examples of a game and the teaching sheets (``game_id`` NULL), oldest first."""
+        query = ("SELECT seat, cell, glyph, source, drawing, ink, game_id FROM hand_examples"
+                 " WHERE (game_id IS ? OR game_id IS NULL)")
+        params: tuple[Any, ...] = (game_id,)
+        if seat is not None:
+            query += " AND seat = ?"
+            params += (seat,)
+        rows = self._read(query + " ORDER BY id", params)
+        return [{"seat": r[0], "cell": r[1], "glyph": r[2], "source": r[3], "drawing": r[4], "ink": r[5],
+                 "game_id": r[6]} for r in rows]
+
+    def carry_hands(self, to_game: int, seats: list[int], per_glyph: int) -> int:
+        """A new game starts from each seat's last hand: the newest ``per_glyph`` drawings of each symbol
+        of the latest earlier game that taught the seat something (its own and those it carried) are
+        copied. Returns how many examples."""
+        copied = 0
+        with self.transaction("the seats' hands"):
+            for seat in seats:
+                row = self._db.execute(
+                    "SELECT MAX(game_id) FROM hand_examples WHERE seat = ? AND game_id IS NOT NULL"
+                    " AND game_id != ?", (seat, to_game)).fetchone()
+                if row is None or row[0] is None:
+                    continue
+                rows = self._db.execute(
+                    "SELECT glyph, drawing, ink FROM hand_examples WHERE game_id = ? AND seat = ?"
+                    " ORDER BY drawing, id", (row[0], seat)).fetchall()
+                newest: dict[str, list[int]] = {}
+                for glyph, drawing, _ in reversed(rows):
+                    ids = newest.setdefault(glyph, [])
+                    if drawing not in ids and len(ids) < per_glyph:
+                        ids.append(drawing)
+                keep = {d for ids in newest.values() for d in ids}
+                new_ids: dict[int, int] = {}
+                for glyph, drawing, ink in rows:  # oldest first, as they were learned
+                    if drawing not in keep:
+                        continue
+                    cur = self._db.execute(
+                        "INSERT INTO hand_examples (game_id, seat, cell, glyph, source, drawing, ink, at)"
+                        " VALUES (?, ?, '', ?, 'carried', ?, ?, ?)",
+                        (to_game, seat, glyph, new_ids.get(drawing, 0), ink, time.time()))
+                    if drawing not in new_ids:
+                        new_ids[drawing] = int(cur.lastrowid or 0)
+                        self._db.execute("UPDATE hand_examples SET drawing = ? WHERE id = ?",
+                                         (new_ids[drawing], new_ids[drawing]))
+                    copied += 1
+        return copied
 
     # -- settings (table PIN, chosen camera, ...) ---------------------------------------------------
     def get_setting(self, key: str, default: str | None = None) -> str | None:

@@ -25,6 +25,7 @@ rewrites the move that drew it, and the game is replayed from the log.
 from __future__ import annotations
 
 import contextlib
+import logging
 import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
@@ -56,6 +57,8 @@ PIRATE_STRENGTHS: tuple[int, ...] = (1, 3, 6, 8, 10, 12)
 SPACES = frozenset(LAYOUT.spaces)
 
 # Rule ids the tracker itself raises (the engine's ids name the game's rules).
+logger = logging.getLogger(__name__)
+
 RULE_DICE_UNSEEN = "dice-unseen"
 RULE_NO_DRAWING = "no-drawing"
 
@@ -217,6 +220,19 @@ class Question:
                 "since": self.since}
 
 
+@dataclass(frozen=True)
+class ConfirmedDrawing:
+    """Cells whose drawing the table confirmed, for the reader to learn the seat's hand from
+    (vision.cells.seat_hand): a camera move accepted as read (never one that was disputed), a reading the
+    players chose, a cell corrected by hand; or ``kind`` "undone": a move taken back, whose drawing
+    teaches nothing any more."""
+
+    seat: int
+    cells: dict[str, str]  # cell -> item in city notation ('.': a phantom drawing corrected to empty)
+    board: Any  # the last BoardReading of that seat (its pixels), None when the camera never saw it
+    kind: str  # "move" | "correction" | "undone"
+
+
 @dataclass
 class LogEntry:
     seq: int
@@ -264,6 +280,8 @@ class Tracker:
         self.ignored_diff: list[dict[str, str]] | None = None  # the drawing an undo took back
         self.aliases: dict[tuple[int, str], tuple[str, str]] = {}  # (seat, cell) -> (read, truth)
         self.warnings: list[str] = []
+        # told of every drawing the table confirms (ConfirmedDrawing): the reader learns the seat's hand
+        self.drawing_listeners: list[Callable[[ConfirmedDrawing], None]] = []
         self._atomic_depth = 0
         self._notify_after = False
         self._replay()
@@ -418,6 +436,15 @@ class Tracker:
         event.setdefault("at", self.clock())
         self.store.append_event(self.game_id, event)
 
+    def _confirm(self, player: int, cells: dict[str, str], kind: str) -> None:
+        seat = self.seats[player]
+        drawing = ConfirmedDrawing(seat, cells, (self.last_boards.get(seat) or {}).get("reading"), kind)
+        for listener in list(self.drawing_listeners):
+            try:
+                listener(drawing)
+            except Exception:  # learning a hand is a help; it must never cost the table a move
+                logger.exception("learning from a confirmed drawing failed")
+
     def _changed(self) -> None:
         self.version += 1
         if self._atomic_depth:
@@ -486,7 +513,8 @@ class Tracker:
             changed = False
             for board in obs.boards:
                 self.last_boards[board.seat] = {"city": list(board.city), "uncertain": list(board.uncertain),
-                                                "alternatives": dict(getattr(board, "alternatives", None) or {})}
+                                                "alternatives": dict(getattr(board, "alternatives", None) or {}),
+                                                "reading": board}
             if obs.pirate_boxes is not None and obs.pirate_boxes != self.seen_pirate_boxes:
                 self.seen_pirate_boxes = int(obs.pirate_boxes)
                 changed = True
@@ -696,16 +724,22 @@ class Tracker:
                 self._append({"type": "answered", "choice": choice, "text": question.texts[choice]})
                 self.pending = None
                 self._record({"type": "move", "action": action, "source": "answer"})
+            if action.get("place"):  # the players said what the drawing is
+                self._confirm(int(action["player"]), {p["cell"]: p["item"] for p in action["place"]}, "move")
             return action
 
     def _judge_and_record(self, action: dict[str, Any], source: str) -> Any:
         verdict = judge(self.state, Action.from_json(action))
         if verdict.legal:
+            # A drawing the camera read and nobody disputed is an example of the player's hand.
+            taught = source == "camera" and self.dispute is None
             with self._atomic():
                 if self.dispute is not None:
                     self._append({"type": "resolved", "how": "fixed on the board" if source == "camera"
                                   else "entered by hand"})
                 self._record({"type": "move", "action": action, "source": source})
+            if taught and action.get("place"):
+                self._confirm(int(action["player"]), {p["cell"]: p["item"] for p in action["place"]}, "move")
         else:
             self._open_dispute(action, [_to_json(e) for e in verdict.errors], source)
         return verdict
@@ -821,6 +855,8 @@ class Tracker:
                 self._replay()
             self.pending = None
             self.ignored_diff = [dict(p) for p in action.get("place", [])] or None
+            if action.get("place"):
+                self._confirm(int(action["player"]), {p["cell"]: p["item"] for p in action["place"]}, "undone")
             self._changed()
 
     def correct_cell(self, player: int, cell: str, item: str, reason: str = "misread",
@@ -846,6 +882,7 @@ class Tracker:
             if cell in LAYOUT.printed_crates:
                 raise UserError(f"{cell} is a crate printed on the board; it cannot be changed")
             seat = self.seats[player]
+            self._confirm(player, {cell: item}, "correction")  # what is drawn there: an example of the hand
             board = self.last_boards.get(seat)
             read = city_cell(board["city"], cell) if board is not None else None
             in_game = city_cell(self.state.players[player].city, cell)

@@ -30,6 +30,9 @@ class BoardReading:
     # Board corners in the frame (A1, G1, G7, A7 outer corners), pixels; for overlays.
     corners: tuple[tuple[float, float], ...] = ()
     alternatives: dict[str, dict[str, float]] = field(default_factory=dict, compare=False, hash=False)
+    # The rectified board image it was read from (a NumPy array, opaque here): when the table confirms a
+    # drawing, the seat's hand learns it from these pixels (vision.cells.seat_hand).
+    rectified: Any = field(default=None, compare=False, repr=False)
 
     def to_json(self) -> dict[str, Any]:
         return {"seat": self.seat, "city": list(self.city), "uncertain": list(self.uncertain)}

@@ -44,9 +44,12 @@ CellsRead = tuple[list[str], list[list[float]], list[str], dict[str, dict[str, f
 class TableReader:
     """Reads whole frames. Keeps a little state between frames (fast path, reference view)."""
 
-    def __init__(self, language: str = "en", data_dir: str | Path | None = None, *, cell_reader: Any = None) -> None:
+    def __init__(self, language: str = "en", data_dir: str | Path | None = None, *, cell_reader: Any = None,
+                 hands: Any = None) -> None:
         self.language = language
         self.data_dir = data_dir
+        # Each seat's hand (vision.cells.seat_hand.TableHands): its examples vote when its board is read.
+        self.hands: Any = hands
         self.dice_reader = DiceReader()
         self.pirate_reader = PirateReader()
         self._cell_reader: Any = cell_reader  # anything with .read(rectified) -> (city, confidence, uncertain)
@@ -57,8 +60,9 @@ class TableReader:
         self.frame_index = 0
         self.fast_hits = 0
         self.boards_reused = 0
-        # seat -> (thumbnail of the rectified board, its reading): an unchanged board is not read again.
-        self._board_cache: dict[int, tuple[np.ndarray, BoardReading]] = {}
+        # seat -> (thumbnail of the rectified board, its reading, the seat's hand version then): an unchanged
+        # board is not read again until its hand learns something.
+        self._board_cache: dict[int, tuple[np.ndarray, BoardReading, int]] = {}
         self._pool: ThreadPoolExecutor | None = None
 
     @property
@@ -146,11 +150,13 @@ class TableReader:
             located = [single] if single is not None else []
         boards: list[BoardReading | None] = []
         to_read: list[tuple[int, Any, np.ndarray, tuple[tuple[float, float], ...]]] = []
+        hands = {lb.seat: self.hands.hand(lb.seat) for lb in located} if self.hands is not None else {}
         for lb in located:
             corners = tuple((float(x), float(y)) for x, y in np.asarray(lb.corners).reshape(-1, 2))
             thumb = _board_thumb(lb.rectified)
             cached = self._board_cache.get(lb.seat)
-            if cached is not None and _same_thumb(cached[0], thumb):
+            hand_version = getattr(hands.get(lb.seat), "version", -1)
+            if cached is not None and _same_thumb(cached[0], thumb) and cached[2] == hand_version:
                 # Nothing drawn on this board since it was last read: keep that reading.
                 boards.append(dataclasses.replace(cached[1], corners=corners))
                 self.boards_reused += 1
@@ -158,7 +164,8 @@ class TableReader:
             to_read.append((len(boards), lb, thumb, corners))
             boards.append(None)
         for (slot, lb, thumb, corners), (city, confidence, uncertain, alternatives) in zip(
-                to_read, self._read_cells([lb.rectified for _, lb, _, _ in to_read]), strict=True):
+                to_read, self._read_cells([(lb.rectified, hands.get(lb.seat)) for _, lb, _, _ in to_read]),
+                strict=True):
             board = BoardReading(
                 seat=lb.seat,
                 city=tuple(city),
@@ -166,8 +173,9 @@ class TableReader:
                 uncertain=tuple(uncertain),
                 corners=corners,
                 alternatives=alternatives,
+                rectified=lb.rectified,
             )
-            self._board_cache[lb.seat] = (thumb, board)
+            self._board_cache[lb.seat] = (thumb, board, getattr(hands.get(lb.seat), "version", -1))
             boards[slot] = board
         # Measured at 640 px wide: at the fast-path size a motion blur hides in the downscaling.
         extra: dict[str, Any] = {"sharpness": frame_sharpness(gray, width=640)}
@@ -206,27 +214,31 @@ class TableReader:
         return Observation(boards=tuple(b for b in boards if b is not None), dice=dice, pirate_boxes=pirate_boxes,
                            extra=extra)
 
-    def _read_cells(self, rectified: list[np.ndarray]) -> list[CellsRead]:
-        """The cell reader on each board, side by side on the machine's cores when there are several: the
-        network's matrix products and OpenCV release the GIL, so 4 boards take 26-30 ms on this 2-core
-        machine instead of 51 (and BLAS stays on one thread per board, see ``single_threaded_blas``)."""
+    def _read_cells(self, boards: list[tuple[np.ndarray, Any]]) -> list[CellsRead]:
+        """The cell reader on each (board, its seat's hand or None), side by side on the machine's cores when
+        there are several: the network's matrix products and OpenCV release the GIL, so 4 boards take 26-30
+        ms on this 2-core machine instead of 51 (and BLAS stays on one thread per board, see
+        ``single_threaded_blas``)."""
         cores = min(os.cpu_count() or 1, _MAX_BOARD_THREADS)
         read = self._read_one_board
-        if cores <= 1 or len(rectified) <= 1:
-            return [read(r) for r in rectified]
+        if cores <= 1 or len(boards) <= 1:
+            return [read(b) for b in boards]
         if self._pool is None:
             self._pool = ThreadPoolExecutor(max_workers=cores, thread_name_prefix="board")
         # Limited here, around the whole batch: each read's own limit then saves and restores 1, whatever
         # order the threads enter and leave in.
         with single_threaded_blas():
-            return list(self._pool.map(read, rectified))
+            return list(self._pool.map(read, boards))
 
-    def _read_one_board(self, rectified: np.ndarray) -> CellsRead:
-        """(city, confidence, uncertain, alternatives); a reader without alternatives gives none."""
+    def _read_one_board(self, board: tuple[np.ndarray, Any]) -> CellsRead:
+        """(city, confidence, uncertain, alternatives) of (a board, its seat's hand or None); a reader
+        without alternatives gives none."""
         reader = self.cell_reader
+        rectified, hand = board
+        extra = () if hand is None else (hand,)  # a reader made without hands is asked without one
         if hasattr(reader, "read_with_alternatives"):
-            return tuple(reader.read_with_alternatives(rectified))  # type: ignore[return-value]
-        city, confidence, uncertain = reader.read(rectified)
+            return tuple(reader.read_with_alternatives(rectified, *extra))  # type: ignore[return-value]
+        city, confidence, uncertain = reader.read(rectified, *extra)
         return city, confidence, uncertain, {}
 
 

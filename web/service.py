@@ -95,6 +95,7 @@ class TableService:
         self.last_observation: Any = None  # what was read from it
         self.frame_counter = 0
         self.tracker: Tracker | None = None
+        self._hands: Any = None  # vision.cells.seat_hand.TableHands of the current game, made when needed
         self.camera_loop: Any = None
         self.data_dir = data_dir
         self.demo = False  # the demo feeds its own frames; the setup page's camera choice is ignored
@@ -150,10 +151,39 @@ class TableService:
             raise StoreDamaged(f"{self.store.path}: game {game_id} cannot be replayed ({exc}); "
                                f"{repair_hint(self.store.path)}") from None
         tracker.listeners.append(lambda _t: self.publish())
+        tracker.drawing_listeners.append(self._learn_hand)
         return tracker
 
+    # -- each seat's hand (the reader learns it from the drawings the table confirms) --------------
+    @property
+    def hands(self) -> Any:
+        """The current game's TableHands (kept in the store), None without a game or without vision."""
+        tracker = self.tracker
+        if tracker is None:
+            return None
+        with self._lock:
+            if self._hands is None or self._hands.game_id != tracker.game_id:
+                try:
+                    from vision.cells.seat_hand import TableHands
+                except ImportError:
+                    return None
+                self._hands = TableHands(self.store, tracker.game_id, tracker.language)
+            return self._hands
+
+    def _learn_hand(self, drawing: Any) -> None:
+        hands = self.hands
+        if hands is None:
+            return
+        if drawing.kind == "undone":
+            hands.forget(drawing.seat, drawing.cells)
+            return
+        rectified = getattr(drawing.board, "rectified", None)
+        if rectified is not None:
+            hands.learn(drawing.seat, rectified, drawing.cells, drawing.kind)
+
     def new_game(self, names: list[str], *, start_player: int = 0, seats: list[int] | None = None,
-                 language: str = "en", camera: str | None = None) -> Tracker:
+                 language: str = "en", camera: str | None = None, keep_hands: bool = False) -> Tracker:
+        """``keep_hands``: each seat starts from the hand the reader learned in its last game."""
         if language not in LANGUAGES:
             raise UserError(f"unknown language {language!r}: choose one of {', '.join(LANGUAGES)}")
         with self._lock:
@@ -164,10 +194,15 @@ class TableService:
                                              settle_seconds=self.settle_seconds)
                 if old is not None and not old.finished:
                     self.store.set_meta(old.game_id, abandoned=True)
+            if keep_hands:
+                from vision.cells.seat_hand import MAX_PER_CLASS
+
+                self.store.carry_hands(tracker.game_id, tracker.seats, MAX_PER_CLASS)
             tracker.listeners.append(lambda _t: self.publish())
             self.store.set_setting(CURRENT_GAME_SETTING, str(tracker.game_id))
             if self.demo:
                 self.store.set_meta(tracker.game_id, demo=True)
+            tracker.drawing_listeners.append(self._learn_hand)
             self.tracker = tracker
         if not self.demo and (camera is not None or (self.camera_loop and self.camera_loop.language != language)):
             self.use_camera(camera if camera is not None else self.camera_spec, language)
@@ -235,6 +270,7 @@ class TableService:
     # -- camera -----------------------------------------------------------------------------------
     def process_frame(self, frame: Any, reader: Any, stability: Any) -> Any:
         """One camera frame through vision and, when it makes a stable observation, the tracker."""
+        reader.hands = self.hands  # the current game's: a new game brings its own
         obs = reader.read(frame)
         with self._lock:
             self.last_frame = frame

@@ -15,6 +15,7 @@ from vision.cells.cnn import CNN_PATH, ConvTrunk, single_threaded_blas
 from vision.cells.features import cell_crops, crop_features, print_contrast, shifted_cell_crops
 from vision.cells.labels import GLYPH_CLASSES, char_for_glyph, check_language
 from vision.cells.model import MODEL_PATH, CellModel
+from vision.cells.seat_hand import SeatHand, head_embedding
 
 # The shipped model: the convolutional one when present (``vision.cells.train_cnn``), else the MLP.
 DEFAULT_MODEL_PATH = CNN_PATH if CNN_PATH.is_file() else MODEL_PATH
@@ -126,13 +127,18 @@ class CellReader:
         """The model's input features for ink maps (n, CROP_PX, CROP_PX) from ``cell_crops``."""
         return self.trunk.features(crops) if self.trunk is not None else crop_features(crops)
 
-    def probabilities(self, rectified: np.ndarray) -> np.ndarray:
-        """(49, n_classes) calibrated probabilities, cells row by row (towers: empty and printed crates:
-        crate, both certain and not read)."""
-        with single_threaded_blas():
-            return self._probabilities(rectified)
+    def embed(self, crops: np.ndarray) -> np.ndarray:
+        """Ink maps -> the head's last hidden layer: where a seat's hand (``seat_hand``) compares drawings."""
+        return head_embedding(self.model, self.crop_features(crops))
 
-    def _probabilities(self, rectified: np.ndarray) -> np.ndarray:
+    def probabilities(self, rectified: np.ndarray, hand: SeatHand | None = None) -> np.ndarray:
+        """(49, n_classes) calibrated probabilities, cells row by row (towers: empty and printed crates:
+        crate, both certain and not read). ``hand``: the examples of this board's seat, which vote next
+        to the networks (``vision.cells.seat_hand``)."""
+        with single_threaded_blas():
+            return self._probabilities(rectified, hand)
+
+    def _probabilities(self, rectified: np.ndarray, hand: SeatHand | None = None) -> np.ndarray:
         if rectified is None or rectified.ndim not in (2, 3) or rectified.shape[0] < 7 * 8:
             raise ValueError("CellReader.read needs a rectified board image")
         if rectified.shape[0] != RECT_SIDE or rectified.shape[1] != RECT_SIDE:
@@ -142,7 +148,8 @@ class CellReader:
         probs[list(_TOWER_INDEX), GLYPH_CLASSES.index(".")] = 1.0
         probs[list(_PRINTED_INDEX), GLYPH_CLASSES.index("G")] = 1.0
         first_crops = cell_crops(rectified, cells=list(DRAWABLE_INDEX))
-        probs[list(DRAWABLE_INDEX)] = self.model.probabilities(self.crop_features(first_crops), self.allowed)
+        first_features = self.crop_features(first_crops)
+        probs[list(DRAWABLE_INDEX)] = self.model.probabilities(first_features, self.allowed)
         # A second look at doubtful cells: average over crops nudged a few pixels each way, which
         # smooths out a slightly wrong homography or a stroke at the cell's edge.
         doubtful = [int(i) for i in np.flatnonzero(probs.max(axis=1) < SECOND_LOOK_BELOW) if i not in _FIXED_INDEX]
@@ -161,6 +168,9 @@ class CellReader:
                 other = head.probabilities(trunk.features(np.concatenate([first, crops])), self.allowed)
                 probs[doubtful] = 0.5 * probs[doubtful] + 0.5 * other.reshape(
                     1 + len(SECOND_LOOK_SHIFTS), len(doubtful), -1).mean(axis=0)
+        if hand is not None and len(hand):
+            probs[list(DRAWABLE_INDEX)] = hand.adjust(probs[list(DRAWABLE_INDEX)],
+                                                      head_embedding(self.model, first_features), self)
         apply_board_context(probs)
         washed = [i for i in np.flatnonzero(print_contrast(rectified) < WASHED_OUT_BELOW) if i not in _FIXED_INDEX]
         if washed:
@@ -168,20 +178,21 @@ class CellReader:
             probs[washed] = 0.5 * probs[washed] + 0.5 * self.allowed / self.allowed.sum()
         return probs
 
-    def read(self, rectified: np.ndarray) -> tuple[list[str], list[list[float]], list[str]]:
+    def read(self, rectified: np.ndarray,
+             hand: SeatHand | None = None) -> tuple[list[str], list[list[float]], list[str]]:
         """(city, confidence 7x7 in [0, 1] with towers 1.0, uncertain cell names).
 
         Every cell carries its best guess in ``city``; those under ``UNCERTAIN_BELOW`` are also listed
         in ``uncertain``.
         """
-        return self._read(self.probabilities(rectified))
+        return self._read(self.probabilities(rectified, hand))
 
     def read_with_alternatives(
-        self, rectified: np.ndarray,
+        self, rectified: np.ndarray, hand: SeatHand | None = None,
     ) -> tuple[list[str], list[list[float]], list[str], dict[str, dict[str, float]]]:
         """``read``'s three answers and each drawable cell's likeliest readings: cell name -> {city
         character: probability} (``BoardReading.alternatives``)."""
-        probs = self.probabilities(rectified)
+        probs = self.probabilities(rectified, hand)
         return (*self._read(probs), self.alternatives(probs))
 
     def alternatives(self, probs: np.ndarray) -> dict[str, dict[str, float]]:

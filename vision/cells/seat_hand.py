@@ -1,0 +1,258 @@
+"""One seat's hand, learned as the game goes: the drawings the table confirmed, read back as examples.
+
+Every drawing of a move the table accepted as read, and every cell corrected by hand, is a labelled
+example of how the person at that seat draws. A ``SeatHand`` keeps their ink maps (the crops the reader
+reads, ``features.cell_crops``), embeds them with the reader's own network (the head's last hidden
+layer: what the classifier separates the symbols on) and, when that seat's board is read, lets the
+nearest examples vote next to the network:
+
+    p(c) = (PRIOR_WEIGHT * p_network(c) + sum of w_i over the K nearest examples of class c)
+           / (PRIOR_WEIGHT + sum of w_i over the K nearest examples)
+
+with w_i in [0, 1] growing with the example's cosine similarity to the cell (0 below ``SIMILAR_FROM``).
+So the network is a prior worth ``PRIOR_WEIGHT`` examples: one example can make a confident reading
+doubtful but never flip it, a cell unlike every example keeps the network's reading, and a class with
+no examples keeps the network's share of what the examples leave. Nothing is retrained: the network is
+untouched, and the examples are re-embedded whenever the reader's weights change (they are kept as ink,
+not as embeddings).
+
+Augmented views of one drawing (a teaching sheet's cells turned and scaled a little) share a
+``drawing`` id and count as one example: the best-matching view votes, once.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterable, Mapping
+from typing import Any, Protocol
+
+import numpy as np
+
+from companion.layout import ALL_CELLS
+from vision.cells.features import CROP_PX, cell_crops
+from vision.cells.labels import GLYPH_CLASSES, check_language, glyph_for_char
+
+# Tuned on hands of wall style 4 / house style 3 and font hands (never on the benchmark's test hands):
+# see benchmarks/bench_adapt.py and notes/adapt.md.
+PRIOR_WEIGHT = 2.0  # the network's reading counts as this many examples (over 1.67: one example never flips a reading of 0.8)
+NEAREST = 5  # examples that vote for a cell
+SIMILAR_FROM = 0.3  # cosine similarity under which an example does not vote at all
+MAX_PER_CLASS = 40  # the newest examples of each class are kept (per seat)
+INK_SCALE = 127.5  # ink maps (0..2) are kept as uint8
+
+
+class Embedder(Protocol):
+    def embed(self, crops: np.ndarray) -> np.ndarray: ...
+
+
+def head_embedding(model: Any, features: np.ndarray) -> np.ndarray:
+    """The head's last hidden layer for raw features (the model's standardised input when it has none)."""
+    h = model.standardise(features)
+    for w, b in zip(model.weights[:-1], model.biases[:-1], strict=True):
+        h = np.maximum(h @ w + b, 0.0)
+    return np.asarray(h, np.float32)
+
+
+def _unit(rows: np.ndarray) -> np.ndarray:
+    return rows / (np.linalg.norm(rows, axis=1, keepdims=True) + 1e-6)
+
+
+class SeatHand:
+    """The examples of one seat's hand. Thread-safe (boards are read side by side); ``version`` changes
+    with every change."""
+
+    def __init__(self) -> None:
+        self.glyphs: list[int] = []  # class index per example (one view of a drawing)
+        self.drawings: list[int] = []  # views of one drawing share its id; ids grow with time
+        self.keys: list[str] = []  # what the example stands for ("move:D4"): a new one with its key replaces it
+        self.inks: list[np.ndarray] = []  # uint8 (CROP_PX, CROP_PX)
+        self.version = 0
+        self._units: list[np.ndarray | None] = []  # unit embeddings, by the embedder below
+        self._embedder: Any = None
+        self._lock = threading.Lock()
+
+    def __len__(self) -> int:
+        return len(self.glyphs)
+
+    def counts(self) -> dict[str, int]:
+        """Distinct drawings per glyph class."""
+        seen: dict[str, set[int]] = {}
+        for g, d in zip(self.glyphs, self.drawings, strict=True):
+            seen.setdefault(GLYPH_CLASSES[g], set()).add(d)
+        return {g: len(ids) for g, ids in seen.items()}
+
+    def add(self, glyph: str, crops: np.ndarray, *, drawing: int | None = None, key: str = "") -> int:
+        """One drawing of ``glyph``: its ink map (CROP_PX, CROP_PX) or several views of it (n, ...), as
+        ``features.cell_crops`` gives them (0..2), or as kept (uint8). An example with the same non-empty
+        ``key`` is replaced. Returns the drawing's id."""
+        views = np.asarray(crops)
+        views = views[None] if views.ndim == 2 else views
+        if views.dtype != np.uint8:
+            views = np.clip(np.round(views.astype(np.float32) * INK_SCALE), 0, 255).astype(np.uint8)
+        index = GLYPH_CLASSES.index(glyph)
+        with self._lock:
+            if key:
+                self._remove(lambda k: self.keys[k] == key)
+            drawing = drawing if drawing is not None else max(self.drawings, default=0) + 1
+            for view in views:
+                self.glyphs.append(index)
+                self.drawings.append(drawing)
+                self.keys.append(key)
+                self.inks.append(view)
+                self._units.append(None)
+            ids = list(dict.fromkeys(d for g, d in zip(self.glyphs, self.drawings, strict=True) if g == index))
+            if len(ids) > MAX_PER_CLASS:
+                # Only the newest drawings of a class stay: a long run of games stays small.
+                old = set(sorted(ids)[:-MAX_PER_CLASS])
+                self._remove(lambda k: self.glyphs[k] == index and self.drawings[k] in old)
+            self.version += 1
+        return drawing
+
+    def forget(self, key: str) -> None:
+        with self._lock:
+            if key in self.keys:
+                self._remove(lambda k: self.keys[k] == key)
+                self.version += 1
+
+    def _remove(self, drop: Any) -> None:
+        kept = [k for k in range(len(self.glyphs)) if not drop(k)]
+        for name in ("glyphs", "drawings", "keys", "inks", "_units"):
+            values = getattr(self, name)
+            setattr(self, name, [values[k] for k in kept])
+
+    def _snapshot(self, embedder: Embedder) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """(glyphs, drawings, unit embeddings) of every example, embedding those not embedded yet."""
+        with self._lock:
+            if self._embedder is not embedder:  # another network: every example is embedded again
+                self._embedder, self._units = embedder, [None] * len(self.inks)
+            missing = [k for k, u in enumerate(self._units) if u is None]
+            inks = np.stack([self.inks[k] for k in missing]).astype(np.float32) / INK_SCALE if missing else None
+            glyphs, drawings = np.array(self.glyphs), np.array(self.drawings)
+            units = list(self._units)
+            version = self.version
+        if inks is not None:
+            fresh = _unit(np.asarray(embedder.embed(inks), np.float32))
+            for k, u in zip(missing, fresh, strict=True):
+                units[k] = u
+            with self._lock:
+                if self.version == version and self._embedder is embedder:
+                    self._units = units
+        return glyphs, drawings, np.stack(units)  # type: ignore[arg-type]
+
+    def adjust(self, probabilities: np.ndarray, embeddings: np.ndarray, embedder: Embedder) -> np.ndarray:
+        """The network's (n, classes) probabilities for n cells, with this hand's nearest examples voting
+        (``embeddings``: the same cells through ``embedder.embed``)."""
+        if not self.glyphs:
+            return probabilities
+        glyphs, drawings, examples = self._snapshot(embedder)
+        similarity = _unit(np.asarray(embeddings, np.float32)) @ examples.T  # (n, m)
+        weight = np.clip((similarity - SIMILAR_FROM) / (1.0 - SIMILAR_FROM), 0.0, 1.0) ** 2
+        # One vote per drawing: its best-matching view.
+        unique, inverse = np.unique(drawings, return_inverse=True)
+        best = np.zeros((len(unique), len(weight)), np.float32)
+        np.maximum.at(best, inverse, weight.T)
+        best = best.T
+        drawing_glyph = np.zeros(len(unique), np.int64)
+        drawing_glyph[inverse] = glyphs
+        k = min(NEAREST, best.shape[1])
+        nearest = np.argpartition(-best, k - 1, axis=1)[:, :k]
+        votes = np.zeros_like(probabilities)
+        rows = np.repeat(np.arange(len(best)), k)
+        np.add.at(votes, (rows, drawing_glyph[nearest].ravel()), best[rows, nearest.ravel()])
+        # A class the table's language never uses stays impossible.
+        votes *= probabilities.sum(axis=0, keepdims=True) > 0
+        mixed = PRIOR_WEIGHT * probabilities + votes
+        return mixed / mixed.sum(axis=1, keepdims=True)
+
+
+def examples_of(hands: Iterable[SeatHand]) -> int:
+    return sum(len(h) for h in hands)
+def _ink_u8(crop: np.ndarray) -> np.ndarray:
+    return np.clip(np.round(np.asarray(crop, np.float32) * INK_SCALE), 0, 255).astype(np.uint8)
+
+
+def _key(game_id: int | None, cell: str, drawing: int) -> str:
+    """A game's cell is one drawing (a correction replaces what its move taught); a teaching sheet's cell
+    is one too; a carried drawing stands alone."""
+    if not cell:
+        return f"carried:{drawing}"
+    return f"{'teach' if game_id is None else 'game'}:{cell}"
+
+
+class TableHands:
+    """Every seat's hand at one table for one game, kept in the game store (``companion.store``), so a
+    restarted service reads with what it had learned: the game's examples (moves accepted as read, cells
+    corrected by hand, drawings carried from the seat's last game) and the seat's teaching sheet.
+
+    ``store`` None: in memory only (a benchmark, ``scan`` without a data directory)."""
+
+    def __init__(self, store: Any, game_id: int | None, language: str = "en") -> None:
+        self.store = store
+        self.game_id = game_id
+        self.language = check_language(language)
+        self._hands: dict[int, SeatHand] = {}
+        self._lock = threading.Lock()
+        if store is None:
+            return
+        rows = store.hand_examples(game_id)
+        by_drawing: dict[tuple[int, int], list[dict[str, Any]]] = {}
+        for row in rows:
+            by_drawing.setdefault((row["seat"], row["drawing"]), []).append(row)
+        for (seat, drawing), views in by_drawing.items():
+            inks = np.stack([np.frombuffer(v["ink"], np.uint8).reshape(CROP_PX, CROP_PX) for v in views])
+            first = views[0]
+            self.seat(seat).add(first["glyph"], inks, drawing=drawing,
+                                key=_key(first["game_id"], first["cell"], drawing))
+
+    def seat(self, seat: int) -> SeatHand:
+        with self._lock:
+            return self._hands.setdefault(seat, SeatHand())
+
+    def hand(self, seat: int) -> SeatHand | None:
+        """The seat's hand, None while it has no examples."""
+        hand = self._hands.get(seat)
+        return hand if hand is not None and len(hand) else None
+
+    def learn(self, seat: int, rectified: np.ndarray, cells: Mapping[str, str], source: str) -> int:
+        """Cells of a board (``rectified``, as read) whose drawings the table confirmed: cell -> item in
+        city notation ('.' for empty). ``source``: "move" or "correction". Returns how many were kept."""
+        hand = self.seat(seat)
+        learned = 0
+        for cell, item in cells.items():
+            if cell not in ALL_CELLS:
+                continue
+            glyph = glyph_for_char(item, self.language)
+            ink = _ink_u8(cell_crops(rectified, cells=[ALL_CELLS.index(cell)])[0])
+            drawing = None
+            if self.store is not None:
+                drawing = self.store.replace_hand_examples(self.game_id, seat, cell, source, glyph, [ink.tobytes()])
+            hand.add(glyph, ink, drawing=drawing, key=f"game:{cell}")
+            learned += 1
+        return learned
+
+    def forget(self, seat: int, cells: Iterable[str]) -> None:
+        """An undone move's drawings: what that move taught is forgotten (corrections stay)."""
+        hand = self._hands.get(seat)
+        for cell in cells:
+            if self.store is not None:
+                self.store.forget_hand_examples(self.game_id, seat, cell, "move")
+            if hand is not None and self.store is not None:
+                keep = [r for r in self.store.hand_examples(self.game_id, seat)
+                        if r["game_id"] == self.game_id and r["cell"] == cell]
+                if not keep:
+                    hand.forget(f"game:{cell}")
+            elif hand is not None:
+                hand.forget(f"game:{cell}")
+
+    def teach(self, seat: int, drawings: Mapping[str, tuple[str, np.ndarray]]) -> int:
+        """A teaching sheet of this seat: cell -> (glyph, views of its drawing (n, CROP_PX, CROP_PX)).
+        Replaces what an earlier sheet of the seat taught for these cells. Kept for every game."""
+        hand = self.seat(seat)
+        for cell, (glyph, views) in drawings.items():
+            inks = np.stack([_ink_u8(v) for v in views])
+            drawing = None
+            if self.store is not None:
+                drawing = self.store.replace_hand_examples(None, seat, cell, "teach", glyph,
+                                                           [i.tobytes() for i in inks])
+            hand.add(glyph, inks, drawing=drawing, key=f"teach:{cell}")
+        return len(drawings)
