@@ -44,7 +44,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("scan", help="read images and print one JSON line each")
     p.add_argument("images", nargs="+", metavar="IMAGE")
-    p.add_argument("--language", default="en", help="person letters: en, it, fr")
+    p.add_argument("--language", default="en", help="person letters: en, it, fr, es")
     p.add_argument("--data", metavar="DIR", default=None, help="data directory (taught handwriting)")
 
     p = sub.add_parser("tally", help="print the final tally of a table state")
@@ -66,9 +66,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--out", required=True, metavar="FILE", help=".pdf or .png")
     p.add_argument("--seats", type=int, default=5)
 
-    p = sub.add_parser("teach", help="teach the reader a table's handwriting from a reference board photo")
+    p = sub.add_parser("teach", help="teach the reader each player's handwriting from photos of teaching sheets")
     p.add_argument("images", nargs="+", metavar="IMAGE")
     p.add_argument("--data", metavar="DIR", default=None)
+    p.add_argument("--language", default="en", help="person letters on the sheets: en, it, fr, es")
+    p.add_argument("--seat", type=int, default=None,
+                   help="whose sheet: a photo without markers is this seat's (default 0); with markers, only this seat")
 
     p = sub.add_parser("store", help="check, repair or export the game store")
     p.add_argument("action", choices=("check", "repair", "export"))

@@ -15,6 +15,7 @@ import cv2
 import numpy as np
 
 from companion.errors import UserError
+from vision.cells.labels import check_language
 
 MAX_PIXELS = 40_000_000        # a 12 MP camera photo is 12; a 20000x20000 PNG of 1 MB would decode to 1.2 GB
 MAX_IMAGE_BYTES = 100_000_000
@@ -81,7 +82,8 @@ def _load_image(name: str) -> np.ndarray:
 def cmd_scan(args: argparse.Namespace) -> int:
     from vision.pipeline import TableReader
 
-    reader = TableReader(language=getattr(args, "language", "en") or "en", data_dir=getattr(args, "data", None))
+    language = check_language(getattr(args, "language", "en") or "en")
+    reader = TableReader(language=language, data_dir=getattr(args, "data", None))
     failed = 0
     for name in args.images:
         try:
@@ -117,8 +119,12 @@ def cmd_teach(args: argparse.Namespace) -> int:
         from companion.store import default_data_dir  # the same place the game store uses
 
         data_dir = default_data_dir()
+    seat = getattr(args, "seat", None)
+    if seat is not None and not 0 <= seat <= 4:
+        raise UserError(f"--seat {seat}: seats are 0 to 4")
+    language = check_language(getattr(args, "language", "en") or "en")
     try:
-        summary = teach_from_images(paths, data_dir, getattr(args, "language", "en") or "en")
+        summary = teach_from_images(paths, data_dir, language, seat=seat)
     finally:
         scratch.cleanup()
     print(json.dumps(summary))

@@ -49,6 +49,11 @@ class TableReader:
         self.language = language
         self.data_dir = data_dir
         # Each seat's hand (vision.cells.seat_hand.TableHands): its examples vote when its board is read.
+        # Without one, the teaching sheets kept in ``data_dir`` (``companion teach``).
+        if hands is None and data_dir is not None:
+            from vision.cells.seat_hand import TableHands
+
+            hands = TableHands.taught(data_dir, language)
         self.hands: Any = hands
         self.dice_reader = DiceReader()
         self.pirate_reader = PirateReader()

@@ -1,19 +1,25 @@
-"""Teach mode: a table draws each symbol once on a board, a photo of it adapts the reader to that hand.
+"""Teach mode: each player draws every symbol twice on a teaching sheet; a photo of it teaches the reader
+that player's hand, at that player's seat.
 
-The teaching board (``TEACH_LAYOUT``, cells as the board faces its owner):
+The teaching sheet (``TEACH_LAYOUT``: a city board, cells as the board faces its owner):
 
-    #..W..#      D1 wall
-    .GGGH..      D2 crate, E2 house
+    #W.W..#      B1, D1 walls
+    .GGGHH.      D2 crate, E2 and F2 houses (B2, C2: the board's printed crates)
     .G1234.      C3..F3 churches 1-4
-    .G5....      C4 church 5
-    .csam..      B5 citizen, C5 soldier, D5 priest, E5 architect, F5 merchant
-    .jn....      B6 juggler, C6 noble (letters as the table's language writes them)
-    #.....#      every other space stays empty (they teach what "empty" looks like on this board)
+    .G5G12.      C4 church 5, D4 crate, E4 church 1, F4 church 2
+    .cspam.      B5 citizen, C5 soldier, D5 priest, E5 architect, F5 merchant
+    jn345jn      A6 juggler, B6 noble, C6..E6 churches 3-5, F6 juggler, G6 noble
+    #cspam#      B7 citizen, C7 soldier, D7 priest, E7 architect, F7 merchant (letters as the table's
+                 language writes them); every other space stays empty
 
-One or more photos of it (with or without the kit's markers) are located, cut into cells, augmented
-(small rectification errors, light, blur, noise) and used to fine-tune the cell classifier together
-with a replay set of the original training cells, so that the rest is not forgotten. The adapted model
-is written to ``<data_dir>/teach.npz``; ``CellReader(data_dir=...)`` picks it up.
+Why twice: the drawings become examples of the seat's hand (``vision.cells.seat_hand``), which vote next
+to the network, and one example is never allowed to overrule a confident network; two drawings of a
+symbol show the player's way of drawing it rather than one drawing. Nothing is retrained, the second
+network keeps its say, and no other seat's reading changes. Each drawing is also kept in a few views
+(the photo jittered as a camera would, the drawing turned and scaled a little), which count as one
+example. Several photos at once are fine, and one photo of the whole table with every player's sheet
+teaches every seat (the kit's markers say whose board is whose); a sheet photographed alone, without
+markers, is the seat ``--seat`` names. The examples are kept in the game store of the data directory.
 """
 
 from __future__ import annotations
@@ -26,23 +32,26 @@ import cv2
 import numpy as np
 
 from companion.errors import UserError
-from companion.layout import ALL_CELLS, LAYOUT, SIZE, cell_index, empty_city
+from companion.layout import ALL_CELLS, cell_index, empty_city
+from companion.store import GameStore
 from vision.board import find_boards, find_single_board
 from vision.cells.dataset import jitter_rectified
 from vision.cells.features import cell_crops
-from vision.cells.labels import GLYPH_CLASSES, check_language, glyph_for_char
-from vision.cells.model import CellModel
-from vision.cells.reader import DEFAULT_MODEL_PATH, TEACH_FILE, CellReader, model_fingerprint
+from vision.cells.labels import check_language, glyph_for_char
+from vision.cells.reader import TEACH_FILE, CellReader
+from vision.cells.seat_hand import SeatHand, TableHands
 
 # Cell -> what is drawn there, in city notation (persons in the table's own letters).
 TEACH_LAYOUT: dict[str, str] = {
-    "D1": "W",
-    "D2": "G", "E2": "H",
-    "C3": "1", "D3": "2", "E3": "3", "F3": "4", "C4": "5",
+    "B1": "W", "D1": "W",
+    "D2": "G", "E2": "H", "F2": "H",
+    "C3": "1", "D3": "2", "E3": "3", "F3": "4",
+    "C4": "5", "D4": "G", "E4": "1", "F4": "2",
     "B5": "c", "C5": "s", "D5": "p", "E5": "a", "F5": "m",
-    "B6": "j", "C6": "n",
+    "A6": "j", "B6": "n", "C6": "3", "D6": "4", "E6": "5", "G6": "n",
+    "B7": "c", "C7": "s", "D7": "p", "E7": "a", "F7": "m", "F6": "j",
 }
-AUGMENTATIONS = 24  # augmented copies of each taught photo
+AUGMENTATIONS = 8  # views of each taught drawing besides the photo itself (24 read no better)
 
 
 def teaching_city() -> list[str]:
@@ -52,14 +61,6 @@ def teaching_city() -> list[str]:
         col, row = cell_index(cell)
         grid[row][col] = char
     return ["".join(r) for r in grid]
-
-
-def _locate(image: np.ndarray) -> np.ndarray | None:
-    boards = find_boards(image)
-    if boards:
-        return min(boards, key=lambda b: b.seat).rectified
-    single = find_single_board(image)
-    return single.rectified if single is not None else None
 
 
 def _augment(rectified: np.ndarray, rng: np.random.Generator) -> np.ndarray:
@@ -84,65 +85,94 @@ def _vary_symbols(crops: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     return out
 
 
-def teach_from_rectified(boards: Sequence[np.ndarray], data_dir: str | Path, language: str = "en", *,
-                         seed: int = 0, base_model: Path = DEFAULT_MODEL_PATH) -> dict[str, Any]:
-    """Adapt the reader to the hand on these rectified teaching boards; writes ``data_dir/teach.npz``."""
-    check_language(language)
-    if not boards:
+def sheet_drawings(rectified: np.ndarray, language: str, rng: np.random.Generator,
+                   views: int = AUGMENTATIONS) -> dict[str, tuple[str, np.ndarray]]:
+    """The teaching sheet's drawings: cell -> (glyph, ``views`` + 1 ink maps of it: as photographed, then
+    on boards jittered as a camera would (rectification, light, blur, noise) and turned, scaled and moved
+    a little as the same hand draws it next time)."""
+    cells = [ALL_CELLS.index(c) for c in TEACH_LAYOUT]
+    crops = [cell_crops(rectified, cells=cells)]
+    for _ in range(views):
+        crops.append(_vary_symbols(cell_crops(_augment(rectified, rng), cells=cells), rng))
+    stacked = np.stack(crops, axis=1)  # (cells, views, CROP_PX, CROP_PX)
+    return {cell: (glyph_for_char(char, language), stacked[k]) for k, (cell, char) in enumerate(TEACH_LAYOUT.items())}
+
+
+def _misread_sheet(reader: CellReader, rectified: np.ndarray, hand: SeatHand | None) -> list[str]:
+    city = teaching_city()
+    read, _, _ = reader.read(rectified, hand)
+    return sorted(c for c in TEACH_LAYOUT
+                  if read[cell_index(c)[1]][cell_index(c)[0]] != city[cell_index(c)[1]][cell_index(c)[0]])
+
+
+def teach_hands(sheets: Sequence[tuple[int, np.ndarray]], hands: TableHands, *, seed: int = 0,
+                reader: CellReader | None = None) -> dict[str, Any]:
+    """Each (seat, rectified teaching sheet) teaches that seat's hand (``hands``); no other seat changes."""
+    if not sheets:
         raise UserError("teach needs at least one picture of the teaching board")
     rng = np.random.default_rng(seed)
-    city = teaching_city()
-    towers = {ALL_CELLS.index(t) for t in LAYOUT.towers}
-    spaces = [i for i in range(SIZE * SIZE) if i not in towers]
-    labels = np.array([GLYPH_CLASSES.index(glyph_for_char(city[i // SIZE][i % SIZE], language)) for i in spaces])
-    base = CellModel.load(base_model)
-    base_reader = CellReader(language, model_path=base_model)
-    taught_idx = [ALL_CELLS.index(c) for c in TEACH_LAYOUT]
-    before_wrong = set()
-    feats, ys = [], []
-    for rectified in boards:
-        read, _, _ = base_reader.read(rectified)
-        before_wrong |= {ALL_CELLS[i] for i in taught_idx if read[i // SIZE][i % SIZE] != city[i // SIZE][i % SIZE]}
-        for k in range(AUGMENTATIONS + 1):
-            view = rectified if k == 0 else _augment(rectified, rng)
-            crops = cell_crops(view)[spaces]
-            feats.append(base_reader.crop_features(crops if k == 0 else _vary_symbols(crops, rng)))
-            ys.append(labels)
-    x, y = np.vstack(feats), np.concatenate(ys)
-    adapted = base.fine_tune(x, y, epochs=8, lr=2e-3, seed=seed)
-    out_dir = Path(data_dir)
-    out_dir.mkdir(parents=True, exist_ok=True)
-    np.savez_compressed(out_dir / TEACH_FILE, **adapted.arrays(with_replay=False),
-                        base_model=np.array(model_fingerprint(base_model)))
-    taught_reader = CellReader(language, out_dir)
-    after_wrong = set()
-    for rectified in boards:
-        read, _, _ = taught_reader.read(rectified)
-        after_wrong |= {ALL_CELLS[i] for i in taught_idx if read[i // SIZE][i % SIZE] != city[i // SIZE][i % SIZE]}
+    reader = reader or CellReader(hands.language)
+    by_seat: dict[int, dict[str, list[str]]] = {}
+    for seat, rectified in sheets:
+        before = _misread_sheet(reader, rectified, hands.hand(seat))
+        hands.teach(seat, sheet_drawings(rectified, hands.language, rng))
+        after = _misread_sheet(reader, rectified, hands.hand(seat))
+        seen = by_seat.setdefault(seat, {"misread_before": [], "misread_after": []})
+        seen["misread_before"] = sorted(set(seen["misread_before"]) | set(before))
+        seen["misread_after"] = after
     return {
-        "boards": len(boards),
-        "language": language,
+        "boards": len(sheets),
+        "seats": sorted(by_seat),
+        "language": hands.language,
         "taught_cells": len(TEACH_LAYOUT),
-        "misread_before": sorted(before_wrong),
-        "misread_after": sorted(after_wrong),
-        "saved": str(out_dir / TEACH_FILE),
+        "misread_before": sorted({c for s in by_seat.values() for c in s["misread_before"]}),
+        "misread_after": sorted({c for s in by_seat.values() for c in s["misread_after"]}),
+        "by_seat": {str(seat): s for seat, s in sorted(by_seat.items())},
     }
 
 
-def teach_from_images(paths: Sequence[str | Path], data_dir: str | Path, language: str = "en") -> dict[str, Any]:
-    """Teach mode from photos of the teaching board (``TEACH_LAYOUT``); summary as a JSON-able dict.
+def teach_from_rectified(boards: Sequence[np.ndarray | tuple[int, np.ndarray]], data_dir: str | Path,
+                         language: str = "en", *, seat: int = 0, seed: int = 0) -> dict[str, Any]:
+    """Teach from rectified teaching sheets, each a picture (of ``seat``) or (seat, picture); kept in the
+    game store of ``data_dir`` with that seat's hand, for every game to come."""
+    check_language(language)
+    sheets = [b if isinstance(b, tuple) else (seat, b) for b in boards]
+    out_dir = Path(data_dir)
+    with GameStore(out_dir) as store:
+        summary = teach_hands(sheets, TableHands(store, None, language), seed=seed)
+        summary["saved"] = str(store.path)
+    old = out_dir / TEACH_FILE
+    if old.is_file():
+        # An adapted network from an earlier teach: it read the taught hand alone, without the second
+        # network, and overfitted its one drawing of each symbol. The seats' hands replace it.
+        old.unlink()
+        summary["replaced"] = str(old)
+    return summary
 
+
+def teach_from_images(paths: Sequence[str | Path], data_dir: str | Path, language: str = "en",
+                      seat: int | None = None) -> dict[str, Any]:
+    """Teach mode from photos of teaching sheets (``TEACH_LAYOUT``); summary as a JSON-able dict.
+
+    Every sheet found teaches the seat its markers name (one photo of the whole table teaches every
+    player at once); a sheet photographed alone, without markers, teaches ``seat`` (default 0). With
+    ``seat`` given, only that seat's sheet is taken from photos with markers.
     Raises ``UserError`` naming the file for an unreadable image or one with no board in it.
     """
-    boards = []
+    sheets: list[tuple[int, np.ndarray]] = []
     for path in paths:
         image = cv2.imread(str(path), cv2.IMREAD_COLOR)
         if image is None:
             raise UserError(f"{path}: not a readable image")
-        rectified = _locate(image)
-        if rectified is None:
-            raise UserError(f"{path}: no city board found (markers or board outline)")
-        boards.append(rectified)
-    summary = teach_from_rectified(boards, data_dir, language)
+        marked = find_boards(image)
+        found = [(b.seat, b.rectified) for b in marked if seat is None or b.seat == seat]
+        if not marked:
+            single = find_single_board(image)
+            found = [(seat or 0, single.rectified)] if single is not None else []
+        if not found:
+            where = f" for seat {seat}" if seat is not None else ""
+            raise UserError(f"{path}: no city board found{where} (markers or board outline)")
+        sheets.extend(found)
+    summary = teach_from_rectified(sheets, data_dir, language)
     summary["images"] = [str(p) for p in paths]
     return summary

@@ -270,7 +270,9 @@ class TableService:
     # -- camera -----------------------------------------------------------------------------------
     def process_frame(self, frame: Any, reader: Any, stability: Any) -> Any:
         """One camera frame through vision and, when it makes a stable observation, the tracker."""
-        reader.hands = self.hands  # the current game's: a new game brings its own
+        hands = self.hands
+        if hands is not None:
+            reader.hands = hands  # the current game's (its teaching sheets too): a new game brings its own
         obs = reader.read(frame)
         with self._lock:
             self.last_frame = frame

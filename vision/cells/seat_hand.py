@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Iterable, Mapping
+from pathlib import Path
 from typing import Any, Protocol
 
 import numpy as np
@@ -146,12 +147,13 @@ class SeatHand:
             return probabilities
         glyphs, drawings, examples = self._snapshot(embedder)
         similarity = _unit(np.asarray(embeddings, np.float32)) @ examples.T  # (n, m)
-        weight = np.clip((similarity - SIMILAR_FROM) / (1.0 - SIMILAR_FROM), 0.0, 1.0) ** 2
         # One vote per drawing: its best-matching view.
         unique, inverse = np.unique(drawings, return_inverse=True)
-        best = np.zeros((len(unique), len(weight)), np.float32)
-        np.maximum.at(best, inverse, weight.T)
+        best = np.full((len(unique), len(similarity)), -1.0, np.float32)
+        np.maximum.at(best, inverse, similarity.T)
         best = best.T
+        # A drawing votes with how much it looks like the cell: nothing under SIMILAR_FROM, 1 for the same.
+        best = np.clip((best - SIMILAR_FROM) / (1.0 - SIMILAR_FROM), 0.0, 1.0) ** 2
         drawing_glyph = np.zeros(len(unique), np.int64)
         drawing_glyph[inverse] = glyphs
         k = min(NEAREST, best.shape[1])
@@ -203,6 +205,19 @@ class TableHands:
             first = views[0]
             self.seat(seat).add(first["glyph"], inks, drawing=drawing,
                                 key=_key(first["game_id"], first["cell"], drawing))
+
+    @classmethod
+    def taught(cls, data_dir: str | Path, language: str = "en") -> TableHands | None:
+        """The teaching sheets kept in ``data_dir``'s game store (``companion teach``), in memory: what
+        ``scan --data`` reads with. None when there is no store there or it taught nothing."""
+        from companion.store import GameStore, store_path
+
+        if not store_path(data_dir).is_file():
+            return None
+        with GameStore(data_dir) as store:
+            hands = cls(store, None, language)
+        hands.store = None
+        return hands if hands._hands else None
 
     def seat(self, seat: int) -> SeatHand:
         with self._lock:
