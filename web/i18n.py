@@ -171,6 +171,10 @@ CATALOGUE: dict[str, tuple[str, str, str]] = {
     "picamera2, opencv:0 or none": ("picamera2, opencv:0 o none", "picamera2, opencv:0 ou none",
                                     "picamera2, opencv:0 o none"),
     "Start the game": ("Inizia la partita", "Commencer la partie", "Empezar la partida"),
+    "Each seat starts from the handwriting the camera learned there last game": (
+        "Ogni posto riparte dalla scrittura che la telecamera vi ha imparato nell'ultima partita",
+        "Chaque place reprend l'écriture que la caméra y a apprise à la dernière partie",
+        "Cada asiento parte de la letra que la cámara aprendió allí en la última partida"),
     # dice faces and symbols
     "log": ("tronco", "bûche", "tronco"), "crate": ("cassa", "caisse", "caja"),
     "wall": ("muro", "mur", "muro"), "cross": ("croce", "croix", "cruz"),

@@ -344,7 +344,11 @@ def setup() -> Any:
     if camera is not None and not CAMERA_SPEC.match(camera) and camera != svc.camera_spec:
         raise UserError("camera must be picamera2, opencv:N, none, or the source the service was started with")
     set_aside_hand_kept_game(svc.store)
-    tracker = svc.new_game(names, start_player=start, seats=seats, language=language, camera=camera)
+    # each seat starts from the hand the reader learned there last game (a checkbox, or true in JSON)
+    keep = data.get("keep_hands")
+    keep_hands = keep is True or (isinstance(keep, str) and keep.strip().lower() in ("1", "on", "true"))
+    tracker = svc.new_game(names, start_player=start, seats=seats, language=language, camera=camera,
+                           keep_hands=keep_hands)
     g.lang = tracker.language
     return done(f"{_('Game {n}', n=tracker.game_id)}: {', '.join(names)}.", game=tracker.game_id,
                 redirect=url_for("table.index"))

@@ -194,10 +194,10 @@ class TableService:
                                              settle_seconds=self.settle_seconds)
                 if old is not None and not old.finished:
                     self.store.set_meta(old.game_id, abandoned=True)
-            if keep_hands:
-                from vision.cells.seat_hand import MAX_PER_CLASS
+                if keep_hands:
+                    from vision.cells.seat_hand import MAX_PER_CLASS
 
-                self.store.carry_hands(tracker.game_id, tracker.seats, MAX_PER_CLASS)
+                    self.store.carry_hands(tracker.game_id, tracker.seats, MAX_PER_CLASS)
             tracker.listeners.append(lambda _t: self.publish())
             self.store.set_setting(CURRENT_GAME_SETTING, str(tracker.game_id))
             if self.demo:

@@ -125,3 +125,29 @@ def test_a_new_game_can_start_from_the_seats_last_hand(tmp_path):
         assert service.hands.hand(1) is None and service.hands.hand(2) is None
     finally:
         service.close()
+
+
+def test_the_setup_form_can_keep_the_seats_hands(tmp_path):
+    pytest.importorskip("cv2")
+    from vision.synth.board import render_board
+    from web import create_app
+
+    app = create_app({"DATA_DIR": str(tmp_path), "TESTING": False})
+    service = app.extensions["table"]
+    client = app.test_client()
+    try:
+        page = client.get("/setup")
+        assert b'name="keep_hands"' in page.data
+        token = page.text.split('name="csrf-token" content="')[1].split('"')[0]
+        walls = draw(START, TWO_WALLS)
+        picture = render_board(walls, np.random.default_rng(3), cell_px=64, ghost_rate=0.0).image
+        tracker = service.new_game(["Anke", "Ben"])
+        tracker.observe(seen([START, START], WALLS))
+        tracker.observe(seen([walls, START], WALLS, {0: picture}))
+        form = {"player0": "Anke", "player1": "Ben", "pin": service.pin, "csrf_token": token}
+        assert client.post("/setup", data=form).status_code == 303
+        assert service.hands.hand(0) is None  # unless the players say so, a new game starts afresh
+        assert client.post("/setup", data={**form, "keep_hands": "1"}).status_code == 303
+        assert service.hands.hand(0).counts() == {"W": 2}
+    finally:
+        service.close()

@@ -70,6 +70,8 @@ class SeatHand:
         self.version = 0
         self._units: list[np.ndarray | None] = []  # unit embeddings, by the embedder below
         self._embedder: Any = None
+        self._grouped: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None  # _snapshot's answer...
+        self._grouped_version = -1  # ...for this version
         self._lock = threading.Lock()
 
     def __len__(self) -> int:
@@ -122,45 +124,50 @@ class SeatHand:
             setattr(self, name, [values[k] for k in kept])
 
     def _snapshot(self, embedder: Embedder) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """(glyphs, drawings, unit embeddings) of every example, embedding those not embedded yet."""
+        """(the glyph of each drawing, where each drawing's views start, unit embeddings of every view with
+        each drawing's views side by side), embedding the examples not embedded yet."""
         with self._lock:
             if self._embedder is not embedder:  # another network: every example is embedded again
                 self._embedder, self._units = embedder, [None] * len(self.inks)
+                self._grouped = None
             missing = [k for k, u in enumerate(self._units) if u is None]
             inks = np.stack([self.inks[k] for k in missing]).astype(np.float32) / INK_SCALE if missing else None
             glyphs, drawings = np.array(self.glyphs), np.array(self.drawings)
             units = list(self._units)
             version = self.version
+            grouped = self._grouped if not missing and self._grouped_version == version else None
+        if grouped is not None:
+            return grouped
         if inks is not None:
             fresh = _unit(np.asarray(embedder.embed(inks), np.float32))
             for k, u in zip(missing, fresh, strict=True):
                 units[k] = u
-            with self._lock:
-                if self.version == version and self._embedder is embedder:
-                    self._units = units
-        return glyphs, drawings, np.stack(units)  # type: ignore[arg-type]
+        order = np.argsort(drawings, kind="stable")
+        starts = np.flatnonzero(np.r_[True, drawings[order][1:] != drawings[order][:-1]])
+        grouped = (glyphs[order][starts], starts, np.stack(units)[order])  # type: ignore[arg-type]
+        with self._lock:
+            if self.version == version and self._embedder is embedder:
+                self._units = units
+                self._grouped, self._grouped_version = grouped, version
+        return grouped
 
     def adjust(self, probabilities: np.ndarray, embeddings: np.ndarray, embedder: Embedder) -> np.ndarray:
         """The network's (n, classes) probabilities for n cells, with this hand's nearest examples voting
         (``embeddings``: the same cells through ``embedder.embed``)."""
         if not self.glyphs:
             return probabilities
-        glyphs, drawings, examples = self._snapshot(embedder)
-        similarity = _unit(np.asarray(embeddings, np.float32)) @ examples.T  # (n, m)
+        drawing_glyph, starts, examples = self._snapshot(embedder)
+        similarity = _unit(np.asarray(embeddings, np.float32)) @ examples.T  # (n, views)
         # One vote per drawing: its best-matching view.
-        unique, inverse = np.unique(drawings, return_inverse=True)
-        best = np.full((len(unique), len(similarity)), -1.0, np.float32)
-        np.maximum.at(best, inverse, similarity.T)
-        best = best.T
+        best = similarity if len(starts) == len(examples) else np.maximum.reduceat(similarity, starts, axis=1)
         # A drawing votes with how much it looks like the cell: nothing under SIMILAR_FROM, 1 for the same.
         best = np.clip((best - SIMILAR_FROM) / (1.0 - SIMILAR_FROM), 0.0, 1.0) ** 2
-        drawing_glyph = np.zeros(len(unique), np.int64)
-        drawing_glyph[inverse] = glyphs
         k = min(NEAREST, best.shape[1])
         nearest = np.argpartition(-best, k - 1, axis=1)[:, :k]
-        votes = np.zeros_like(probabilities)
-        rows = np.repeat(np.arange(len(best)), k)
-        np.add.at(votes, (rows, drawing_glyph[nearest].ravel()), best[rows, nearest.ravel()])
+        n, classes = probabilities.shape
+        rows = np.repeat(np.arange(n), k)
+        votes = np.bincount(rows * classes + drawing_glyph[nearest].ravel(), best[rows, nearest.ravel()],
+                            minlength=n * classes).reshape(n, classes)
         # A class the table's language never uses stays impossible.
         votes *= probabilities.sum(axis=0, keepdims=True) > 0
         mixed = PRIOR_WEIGHT * probabilities + votes
