@@ -11,7 +11,7 @@ nearest examples vote next to the network:
 
 with w_i in [0, 1] growing with the example's cosine similarity to the cell (0 below ``SIMILAR_FROM``).
 So the network is a prior worth ``PRIOR_WEIGHT`` examples: one example can make a confident reading
-doubtful but never flip it, a cell unlike every example keeps the network's reading, and a class with
+(over 0.75) doubtful but never flip it, a cell unlike every example keeps the network's reading, and a class with
 no examples keeps the network's share of what the examples leave. Nothing is retrained: the network is
 untouched, and the examples are re-embedded whenever the reader's weights change (they are kept as ink,
 not as embeddings).
@@ -33,8 +33,8 @@ from companion.layout import ALL_CELLS
 from vision.cells.features import CROP_PX, cell_crops
 from vision.cells.labels import GLYPH_CLASSES, check_language, glyph_for_char
 
-# Tuned on hands of wall style 4 / house style 3 and font hands (never on the benchmark's test hands):
-# see benchmarks/bench_adapt.py and notes/adapt.md.
+# Chosen on the classic generator's hands with stone walls and tents, and with Hershey letters (never on
+# the hand families benchmarks/bench_adapt.py measures on).
 PRIOR_WEIGHT = 2.0  # the network's reading counts as this many examples (over 1.67: one example never flips a reading of 0.8)
 NEAREST = 5  # examples that vote for a cell
 SIMILAR_FROM = 0.3  # cosine similarity under which an example does not vote at all
@@ -65,7 +65,7 @@ class SeatHand:
     def __init__(self) -> None:
         self.glyphs: list[int] = []  # class index per example (one view of a drawing)
         self.drawings: list[int] = []  # views of one drawing share its id; ids grow with time
-        self.keys: list[str] = []  # what the example stands for ("move:D4"): a new one with its key replaces it
+        self.keys: list[str] = []  # what the example stands for ("game:D4"): a new one with its key replaces it
         self.inks: list[np.ndarray] = []  # uint8 (CROP_PX, CROP_PX)
         self.version = 0
         self._units: list[np.ndarray | None] = []  # unit embeddings, by the embedder below
