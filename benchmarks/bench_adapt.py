@@ -1,6 +1,6 @@
 """Each seat's hand learned as the game goes, and taught from one sheet per player, on hands never trained on.
 
-    .venv/bin/python benchmarks/bench_adapt.py                       # about 4 minutes on 2 cores
+    .venv/bin/python benchmarks/bench_adapt.py                       # about 5 minutes on 2 quiet cores
     .venv/bin/python benchmarks/bench_adapt.py --games 3 --boards 20  # more games and boards (slower)
 
 (a) Learning during play (``vision.cells.seat_hand``). Bots play whole games of 4 players; every turn the
@@ -12,7 +12,8 @@ example; a move with a misread new drawing (or a phantom drawing on an empty spa
 so its correct cells teach nothing and the players correct the misread cells by hand, which teaches
 those. ``--noticed`` is the share of such misreads the players notice and correct (default 0.9): the
 rest are learned as misread. Printed: misread cells over game turns 1-10, 11-20, 21-40 and 41 on, among
-the turn's new drawings (what the move is read from) and among all 41 drawable spaces of the board.
+the turn's new drawings (what the move is read from), among every drawing on the mover's board, and the
+empty spaces read as drawn.
 
 (b) Teaching per seat (``vision.teach``). Each player draws one teaching sheet (every symbol twice) in
 their own hand; it teaches their seat. Then fresh boards of every player are read with no teaching, with
@@ -79,11 +80,12 @@ def photographed(city: list[str], hand: Hand, seat: int, rng: np.random.Generato
 
 @dataclass
 class Tally:
-    new: list[int] = field(default_factory=lambda: [0, 0])  # misread, cells
-    board: list[int] = field(default_factory=lambda: [0, 0])
+    new: list[int] = field(default_factory=lambda: [0, 0])  # misread, cells: the turn's new drawings
+    drawn: list[int] = field(default_factory=lambda: [0, 0])  # every drawing on the board
+    empty: list[int] = field(default_factory=lambda: [0, 0])  # empty spaces read as drawn
 
     def add(self, other: Tally) -> None:
-        for mine, theirs in ((self.new, other.new), (self.board, other.board)):
+        for mine, theirs in ((self.new, other.new), (self.drawn, other.drawn), (self.empty, other.empty)):
             mine[0] += theirs[0]
             mine[1] += theirs[1]
 
@@ -122,8 +124,11 @@ def play(family: str, reader: CellReader, seed: int, players: int, noticed: floa
             tally.new[0] += len(wrong_new)
             tally.new[1] += len(new)
             drawable = [ALL_CELLS[i] for i in DRAWABLE_INDEX]
-            tally.board[0] += sum(_cell(read, c) != _cell(truth, c) for c in drawable)
-            tally.board[1] += len(drawable)
+            drawn = [c for c in drawable if _cell(truth, c) != "."]
+            tally.drawn[0] += sum(_cell(read, c) != _cell(truth, c) for c in drawn)
+            tally.drawn[1] += len(drawn)
+            tally.empty[0] += sum(_cell(read, c) != "." for c in drawable if _cell(truth, c) == ".")
+            tally.empty[1] += len(drawable) - len(drawn)
             if mode != "on":
                 continue
             phantoms = [c for c in drawable if _cell(truth, c) == "." and _cell(read, c) != "."]
@@ -164,7 +169,7 @@ def teach(family: str, reader: CellReader, seed: int, players: int, boards: int)
 
 
 def _rate(pair: list[int]) -> str:
-    return f"{pair[0] / max(pair[1], 1):>7.2%} ({pair[0]}/{pair[1]})"
+    return f"{pair[0] / max(pair[1], 1):.2%} ({pair[0]}/{pair[1]})"
 
 
 def frame_cost(seed: int, tables: int = 6) -> tuple[float, float]:
@@ -202,7 +207,7 @@ def main() -> int:
     parser.add_argument("--families", nargs="+", default=list(FAMILY_NAMES), choices=list(FAMILY_NAMES))
     parser.add_argument("--games", type=int, default=1, help="games of 4 players per family (a)")
     parser.add_argument("--players", type=int, default=4)
-    parser.add_argument("--boards", type=int, default=6, help="fresh boards per player after teaching (b)")
+    parser.add_argument("--boards", type=int, default=4, help="fresh boards per player after teaching (b)")
     parser.add_argument("--noticed", type=float, default=0.9, help="share of misread moves the players correct")
     parser.add_argument("--seed", type=int, default=9100)
     args = parser.parse_args()
@@ -228,20 +233,23 @@ def main() -> int:
             totals.setdefault(key, Tally()).add(tally)
         early, late = tallies.get(("off", 0), Tally()), tallies.get(("off", 2), Tally())
         early_on, late_on = tallies.get(("on", 0), Tally()), tallies.get(("on", 2), Tally())
-        print(f"    new drawings misread, turns 1-10 / 21-40: network alone {_rate(early.new)} / {_rate(late.new)};"
-              f" learning {_rate(early_on.new)} / {_rate(late_on.new)}  ({turns} turns, {examples} examples)")
+        print(f"    drawings misread, turns 1-10 / 21-40: network alone {_rate(early.drawn)} / "
+              f"{_rate(late.drawn)}; learning {_rate(early_on.drawn)} / {_rate(late_on.drawn)}  "
+              f"({turns} turns, {examples} examples learned)")
         result = teach(family, reader, args.seed + 100 * k + 50, args.players, args.boards)
         for name, pair in result.items():
             teach_totals[name][0] += pair[0]
             teach_totals[name][1] += pair[1]
         print(f"    teaching: untaught {_rate(result['none'])}, own sheet {_rate(result['own'])}, "
               f"another player's sheet {_rate(result['other'])}", flush=True)
-    print("all families, misread cells by game turn:")
-    print(f"  {'turns':<8}{'new drawings, alone':>26}{'learning':>22}{'whole board, alone':>26}{'learning':>22}")
+    print("all families, misread cells by game turn (network alone -> with the seat's hand learning):")
+    print(f"  {'turns':<8}{'new drawings of the turn':>44}{'every drawing on the board':>44}"
+          f"{'empty spaces read as drawn':>44}")
     for b, (lo, hi) in enumerate(BUCKETS):
         off, on = totals.get(("off", b), Tally()), totals.get(("on", b), Tally())
         label = f"{lo}-{hi}" if hi < 10_000 else f"{lo}+"
-        print(f"  {label:<8}{_rate(off.new):>26}{_rate(on.new):>22}{_rate(off.board):>26}{_rate(on.board):>22}")
+        print(f"  {label:<8}" + "".join(f"{_rate(a) + ' -> ' + _rate(c):>44}" for a, c in
+                                          ((off.new, on.new), (off.drawn, on.drawn), (off.empty, on.empty))))
     print(f"(b) one teaching sheet per player, {args.boards} fresh boards a player afterwards (all families):")
     print(f"  untaught {_rate(teach_totals['none'])}; own seat taught {_rate(teach_totals['own'])}; "
           f"through another player's taught seat {_rate(teach_totals['other'])}; other seats: unchanged")
