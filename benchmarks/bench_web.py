@@ -151,8 +151,10 @@ def main() -> int:
             turns += 1
     finally:
         clients.kill()
+        server.live_limit.stopping.set()  # the live streams end at their next event: now
+        service.hub.publish(service.hub.payload)
+        server.task_dispatcher.shutdown(timeout=2)
         server.close()
-        server.task_dispatcher.shutdown(timeout=1)
 
     with open("/proc/self/status") as f:
         rss_mb = next(int(line.split()[1]) for line in f if line.startswith("VmRSS")) / 1024

@@ -109,8 +109,8 @@ def _serve(args: argparse.Namespace, data_dir: str, demo: bool) -> int:
     finally:
         for thread in background:
             thread.stop()
+        server.task_dispatcher.shutdown(timeout=2)  # the workers first: none may write to a closed loop
         server.close()
-        server.task_dispatcher.shutdown(timeout=2)
         service.close()
     print("companion serve: stopped", file=sys.stderr)
     return 0
