@@ -34,7 +34,17 @@ from flask import (
 
 from companion import safejson
 from companion.errors import UserError
-from companion.games import SAINT_MALO, GamePlugin, ScoreSheet, game_of, get_game, standing_events
+from companion.games import (
+    CURRENT_GAME_SETTING,
+    SAINT_MALO,
+    GamePlugin,
+    ScoreSheet,
+    game_of,
+    get_game,
+    hand_kept_game_on_table,
+    standing_events,
+    table_game,
+)
 from web.security import check_csrf, require_change_rights
 from web.service import Hub, NotFound, TableService
 
@@ -96,30 +106,13 @@ def reconcile(store: Any) -> None:
 
 
 # -- which game is on the table ----------------------------------------------------------------------
-def newest_game(store: Any) -> tuple[int, dict[str, Any], bool] | None:
-    """(id, meta, finished) of the game started last: the table's game, whatever its kind."""
-    games = store.list_games()
-    if not games:
-        return None
-    g = games[0]
-    return int(g["id"]), dict(g.get("meta") or {}), g.get("finished") is not None
-
-
-def hand_kept_game_on_table(store: Any) -> int | None:
-    """The id of the table's game when it is one kept by hand, else None (Saint Malo or nothing)."""
-    newest = newest_game(store)
-    if newest is None or game_of(newest[1]) == SAINT_MALO:
-        return None
-    return newest[0]
-
-
 def set_aside_hand_kept_game(store: Any) -> None:
     """A new game of any kind sets the table's unfinished hand-kept game aside (it stays in the list)."""
-    newest = newest_game(store)
-    if newest is None or game_of(newest[1]) == SAINT_MALO:
+    game = table_game(store)
+    if game is None or game_of(game[1]) == SAINT_MALO:
         return
-    if not newest[2]:
-        store.set_meta(newest[0], abandoned=True)
+    if not game[2]:
+        store.set_meta(game[0], abandoned=True)
     if has_app_context():  # its open pages go to the table's new game
         hub = live().hub
         hub.publish(json.dumps({"game": None, "version": hub.version + 1, "epoch": live().epoch, "html": None}))
@@ -136,10 +129,30 @@ def start_game(service: TableService, game: GamePlugin, names: Sequence[str],
         if old is not None and not old.finished:
             service.store.set_meta(old.game_id, abandoned=True)
         game_id = service.store.create_game({"game": game.id, "players": start["players"]}, first_event=start)
+        service.store.set_setting(CURRENT_GAME_SETTING, str(game_id))
         service.tracker = None  # the Saint Malo dashboard now sends its pages here
         publish(game_id)
     service.publish()
     return game_id
+
+
+def resume_game(service: TableService, game_id: int) -> Any:
+    """Play a set-aside hand-kept game again (the Games list's Resume); the game running now is set aside."""
+    with live().lock, service.store.transaction("resuming the game"):
+        if hand_kept_game_on_table(service.store) != game_id:
+            set_aside_hand_kept_game(service.store)
+        old = service.tracker
+        if old is not None and not old.finished:
+            service.store.set_meta(old.game_id, abandoned=True)
+        service.store.set_meta(game_id, abandoned=False)
+        service.store.set_setting(CURRENT_GAME_SETTING, str(game_id))
+        service.tracker = None
+        publish(game_id)
+    service.publish()
+    page_url = url_for("games.page", game_id=game_id)
+    if request.is_json:
+        return jsonify({"ok": True, "message": f"Game {game_id} resumed.", "game": game_id, "redirect": page_url})
+    return redirect(page_url, code=303)
 
 
 # -- one game ----------------------------------------------------------------------------------------

@@ -28,7 +28,7 @@ from companion.errors import UserError
 from companion.games import SAINT_MALO, all_games, game_of, get_game
 from companion.rules import FACES, SYMBOLS
 from companion.tracker import infer_action
-from web.games_routes import hand_kept_game_on_table, set_aside_hand_kept_game, start_from_setup
+from web.games_routes import hand_kept_game_on_table, resume_game, set_aside_hand_kept_game, start_from_setup
 from web.i18n import LANGUAGE_NAMES, LANGUAGES, describe_action, item_label, letters_for, translate
 from web.render import dashboard_context, game_context
 from web.security import check_csrf, csrf_token, require_change_rights
@@ -358,6 +358,13 @@ def setup() -> Any:
 def resume() -> Any:
     data = guarded()
     game_id = as_int(data, "game", 1, 10**9)
+    try:
+        kind = game_of(service().store.meta(game_id))
+    except KeyError:
+        kind = SAINT_MALO  # resume answers 404
+    if kind != SAINT_MALO:
+        return resume_game(service(), game_id)
+    set_aside_hand_kept_game(service().store)
     service().resume(game_id)
     return done(_("Game {n}", n=game_id) + " ✓", game=game_id, redirect=url_for("table.index"))
 

@@ -16,7 +16,7 @@ from collections.abc import Callable
 from typing import Any
 
 from companion.errors import UserError
-from companion.games import SAINT_MALO, game_of
+from companion.games import CURRENT_GAME_SETTING, hand_kept_game_on_table
 from companion.store import GameStore, StoreDamaged, StoreError, repair_hint
 from companion.tracker import Tracker
 from web.i18n import LANGUAGES
@@ -25,7 +25,6 @@ from web.security import PinGuard, load_or_create_pin, load_or_create_secret
 logger = logging.getLogger(__name__)
 
 CAMERA_SETTLE_SECONDS = 3.0
-CURRENT_GAME_SETTING = "current_game"  # the game the table plays (a set-aside game may be resumed)
 
 
 class NotFound(UserError):
@@ -103,8 +102,7 @@ class TableService:
         if game_id is None:  # no game in progress: show the last one that finished (its tally)
             finished = [g for g in self.store.list_games() if g.get("finished")]
             game_id = finished[0]["id"] if finished else None
-        newest = self.store.list_games()[:1]
-        if newest and game_of(newest[0].get("meta")) != SAINT_MALO:
+        if hand_kept_game_on_table(self.store) is not None:
             game_id = None  # the table plays a game kept by hand (web.games_routes): no tracker
         if game_id is not None:
             self.tracker = self._open(game_id)

@@ -111,3 +111,29 @@ def standing_events(events: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
     if not standing or standing[0].get("type") != "start":
         raise UserError("events[0]: the log must begin with a start event")
     return standing
+
+
+CURRENT_GAME_SETTING = "current_game"  # the store setting naming the game started or resumed last
+
+
+def table_game(store: Any) -> tuple[int, dict[str, Any], bool] | None:
+    """(id, meta, finished) of the table's game, whatever its kind: the one started or resumed last (the
+    store's ``current_game`` setting), else the newest game."""
+    games = store.list_games()
+    chosen = store.get_setting(CURRENT_GAME_SETTING)
+    by_id = {int(g["id"]): g for g in games}
+    if chosen and str(chosen).isdigit() and int(chosen) in by_id:
+        g = by_id[int(chosen)]
+    elif games:
+        g = games[0]
+    else:
+        return None
+    return int(g["id"]), dict(g.get("meta") or {}), g.get("finished") is not None
+
+
+def hand_kept_game_on_table(store: Any) -> int | None:
+    """The id of the table's game when it is one kept by hand (not Saint Malo), else None."""
+    game = table_game(store)
+    if game is None or game_of(game[1]) == SAINT_MALO:
+        return None
+    return game[0]

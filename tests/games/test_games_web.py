@@ -186,3 +186,36 @@ def test_a_power_cut_between_the_last_entry_and_the_finished_mark(table, service
         assert stored["finished"] and stored["tally"]["winners"] == ["Anna"]
     finally:
         again.extensions["table"].close()
+
+
+def test_resume_a_set_aside_game_from_the_games_list(table, service, tmp_path):
+    tuscany = table.start("castles-of-tuscany", ["Anna", "Benno"])
+    table.ok(tuscany, {"type": "points", "player": 0, "track": "green", "points": 6})
+    settlers = table.start("dice-settlers", ["Anna", "Bruno"])
+    assert "Resume this game" in table.client.get("/games").text
+    response = table.client.post("/resume", data={"game": str(tuscany), "pin": table.pin, "csrf_token": table.token})
+    assert response.status_code == 303 and response.headers["Location"].endswith(f"/play/{tuscany}")
+    assert table.client.get("/").headers["Location"].endswith(f"/play/{tuscany}")
+    assert service.store.meta(settlers).get("abandoned") is True
+    assert not service.store.meta(tuscany).get("abandoned")
+    assert table.ok(tuscany, {"type": "points", "player": 0, "track": "green", "points": 3})["ok"]
+    assert table.enter(settlers, {"type": "finish"}).status_code == 400  # set aside: read-only
+    # Saint Malo resumed over it, then the Tuscan game again: the tracker goes and comes
+    table.client.post("/setup", data={"game": "saint-malo", "player0": "Anke", "player1": "Ben",
+                                      "pin": table.pin, "csrf_token": table.token})
+    malo = service.tracker.game_id
+    assert table.client.get("/").status_code == 200
+    table.client.post("/resume", data={"game": str(tuscany), "pin": table.pin, "csrf_token": table.token})
+    assert service.tracker is None and service.store.meta(malo).get("abandoned") is True
+    # a restart keeps the resumed game on the table
+    again = create_app({"DATA_DIR": str(tmp_path / "data")})
+    try:
+        assert again.extensions["table"].tracker is None
+        assert again.test_client().get("/").headers["Location"].endswith(f"/play/{tuscany}")
+        assert again.test_client().get(f"/play/{tuscany}/state").json["view"]["players"][0]["green"] == 9
+    finally:
+        again.extensions["table"].close()
+    response = table.client.post("/resume", data={"game": str(malo), "pin": table.pin, "csrf_token": table.token})
+    assert response.status_code in (200, 303) and service.tracker is not None and service.tracker.game_id == malo
+    assert table.client.get("/").status_code == 200
+    assert service.store.meta(tuscany).get("abandoned") is True
