@@ -131,3 +131,10 @@ def trained_on_families(path: Path) -> tuple[str, ...]:
     """The hand families (``vision.synth.hands``) a network file was trained on; () if it does not say."""
     with np.load(path) as data:
         return tuple(str(v) for v in data["trained_on"]) if "trained_on" in data else ()
+
+
+def uncertain_threshold(path: Path) -> float | None:
+    """The confidence under which a network file's readings are doubtful, when calibrated on hands it never
+    saw (``train_hands.set_calibration``); None when the file does not say."""
+    with np.load(path) as data:
+        return float(data["uncertain_below"]) if "uncertain_below" in data else None

@@ -11,7 +11,7 @@ import numpy as np
 
 from companion.layout import ALL_CELLS, LAYOUT, SIZE
 from vision.board.locate import RECT_CELL_PX
-from vision.cells.cnn import CNN_PATH, ConvTrunk, single_threaded_blas
+from vision.cells.cnn import CNN_PATH, ConvTrunk, single_threaded_blas, uncertain_threshold
 from vision.cells.features import cell_crops, crop_features, print_contrast, shifted_cell_crops
 from vision.cells.labels import GLYPH_CLASSES, char_for_glyph, check_language
 from vision.cells.model import MODEL_PATH, CellModel
@@ -19,14 +19,18 @@ from vision.cells.seat_hand import SeatHand, head_embedding
 
 # The shipped model: the convolutional one when present (``vision.cells.train_cnn``), else the MLP.
 DEFAULT_MODEL_PATH = CNN_PATH if CNN_PATH.is_file() else MODEL_PATH
-# A second network, trained apart on other boards (``vision.cells.train_cnn``'s docstring has the command),
-# gives its opinion on the doubtful cells only. Two networks trained apart err on different cells, so
-# their average misreads fewer than either (figures in ``vision.cells.train_cnn``).
+# A second network gives its opinion on the doubtful cells only: the same CNN trained on the five hand
+# families (``vision.synth.hands``, ``vision.cells.train_hands``): letters from handwriting fonts, many
+# ways to draw each symbol. The first network knows the generator's first hands best, the second other
+# people's: on boards of the families (not the first's) their average misreads 7.7 % of cells against
+# 13.2 % with the earlier second network (100 boards, 20 a family; bench_hands prints the same comparison).
 SECOND_OPINION_PATH = CNN_PATH.with_name("cnn_second.npz")
 SHIPPED_SECOND_OPINION = SECOND_OPINION_PATH if SECOND_OPINION_PATH.is_file() else None
 
 RECT_SIDE = 7 * RECT_CELL_PX
-UNCERTAIN_BELOW = 0.8  # calibrated probability under which a cell is reported as uncertain
+# Calibrated probability under which a cell is reported as uncertain, unless the network file says (its
+# threshold fitted on hands it never saw: ``vision.cells.train_hands``).
+UNCERTAIN_BELOW = 0.8
 TEACH_FILE = "teach.npz"
 SECOND_LOOK_BELOW = 0.97
 # A cell whose printed grid lines have all but vanished (``print_contrast``) is under glare: a drawing
@@ -96,6 +100,7 @@ class CellReader:
         self.model = CellModel.load(model_path)
         # A CNN file holds a convolutional trunk that turns crops into the head's input features.
         self.trunk = ConvTrunk.load(model_path) if ConvTrunk.is_cnn_file(model_path) else None
+        self.uncertain_below = (uncertain_threshold(model_path) if self.trunk is not None else None) or UNCERTAIN_BELOW
         if taught_path is not None and taught_path.is_file():
             try:
                 taught: CellModel | None = CellModel.load(taught_path)
@@ -152,7 +157,10 @@ class CellReader:
         probs[list(DRAWABLE_INDEX)] = self.model.probabilities(first_features, self.allowed)
         # A second look at doubtful cells: average over crops nudged a few pixels each way, which
         # smooths out a slightly wrong homography or a stroke at the cell's edge.
-        doubtful = [int(i) for i in np.flatnonzero(probs.max(axis=1) < SECOND_LOOK_BELOW) if i not in _FIXED_INDEX]
+        # Doubtful as the board's context leaves it (an inner cell torn between a wall and a crate is not).
+        in_context = probs.copy()
+        apply_board_context(in_context)
+        doubtful = [int(i) for i in np.flatnonzero(in_context.max(axis=1) < SECOND_LOOK_BELOW) if i not in _FIXED_INDEX]
         if doubtful:
             # Every nudged crop of every doubtful cell in one batch through the network.
             wanted = [(shift, i) for shift in SECOND_LOOK_SHIFTS for i in doubtful]
@@ -182,7 +190,7 @@ class CellReader:
              hand: SeatHand | None = None) -> tuple[list[str], list[list[float]], list[str]]:
         """(city, confidence 7x7 in [0, 1] with towers 1.0, uncertain cell names).
 
-        Every cell carries its best guess in ``city``; those under ``UNCERTAIN_BELOW`` are also listed
+        Every cell carries its best guess in ``city``; those under ``uncertain_below`` are also listed
         in ``uncertain``.
         """
         return self._read(self.probabilities(rectified, hand))
@@ -227,7 +235,7 @@ class CellReader:
                 p = float(probs[i, best[i]])
                 chars.append(char)
                 confs.append(round(p, 4))
-                if p < UNCERTAIN_BELOW:
+                if p < self.uncertain_below:
                     uncertain.append(ALL_CELLS[i])
             city.append("".join(chars))
             confidence.append(confs)
