@@ -16,8 +16,9 @@ anywhere). Each board goes the whole way: rendered, photographed at 24-46 px a c
 90 cm down to 50 cm) with tilt, light, shadow, glare, blur and noise, found by its markers, rectified, read.
 
 Targets on a family never trained on: cells misread <= 1 %, misread with confidence (not reported
-uncertain) <= 0.2 %. The shipped network's figures on the same boards follow, for contrast: it was trained
-on every family, so they say how well it learned them, not how it meets a new hand.
+uncertain) <= 0.2 %. The shipped reader's figures on the same boards follow, for contrast: its first
+network was trained on the generator's first hands, its second opinion (on the first's doubtful cells) on
+every family, so they say how well it learned them, not how it meets a new hand.
 """
 
 from __future__ import annotations
@@ -47,7 +48,7 @@ def main() -> int:
     parser.add_argument("--digit-boards", type=int, default=8, help="boards with load_digits churches per family")
     parser.add_argument("--seed", type=int, default=4242)
     parser.add_argument("--families", nargs="+", default=list(FAMILY_NAMES))
-    parser.add_argument("--no-shipped", action="store_true", help="skip the shipped network's in-family figures")
+    parser.add_argument("--no-shipped", action="store_true", help="skip the shipped reader's figures")
     args = parser.parse_args()
     missing = missing_fonts()
     if missing:
@@ -84,7 +85,7 @@ def main() -> int:
           f" ({time.perf_counter() - t0:.0f} s)")
     if not args.no_shipped:
         shipped = CellReader("en")
-        print("the shipped network (trained on every family, with its second opinion) on the same boards:")
+        print("the shipped reader (its second opinion trained on every family) on the same boards:")
         for k, family in enumerate(args.families):
             report = evaluate(shipped, args.boards, args.seed + k, languages=("en", "it", "fr"),
                               families=(family,), walls_outer_only=True)
