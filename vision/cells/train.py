@@ -24,10 +24,15 @@ REPLAY_PER_CLASS = 24
 
 def fit_temperature(model: CellModel, features: np.ndarray, labels: np.ndarray) -> float:
     """The softmax temperature that minimises the held-out negative log-likelihood."""
-    z = model.logits(model.standardise(features))
+    return temperature_for_logits(model.logits(model.standardise(features)), labels)
+
+
+def temperature_for_logits(logits: np.ndarray, labels: np.ndarray, highest: float = 5.0, steps: int = 60) -> float:
+    """The temperature (0.3 to ``highest``, log-spaced) that minimises the negative log-likelihood of raw
+    logits."""
     best_t, best_nll = 1.0, np.inf
-    for t in np.exp(np.linspace(np.log(0.3), np.log(5.0), 60)):
-        zt = z / t
+    for t in np.exp(np.linspace(np.log(0.3), np.log(highest), steps)):
+        zt = logits / t
         zt = zt - zt.max(axis=1, keepdims=True)
         log_p = zt - np.log(np.exp(zt).sum(axis=1, keepdims=True))
         nll = -float(log_p[np.arange(len(labels)), labels].mean())

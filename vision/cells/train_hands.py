@@ -36,6 +36,7 @@ import numpy as np
 from vision.cells.cnn import CNN_PATH, ConvTrunk, trained_on_families
 from vision.cells.dataset import load_digit_split, make_cell_set
 from vision.cells.model import CellModel
+from vision.cells.train import temperature_for_logits
 from vision.synth.hands import FAMILY_NAMES
 
 UNSEEN_DIR = CNN_PATH.with_name("unseen")
@@ -165,16 +166,8 @@ def set_calibration(path: Path, logits: np.ndarray, labels: np.ndarray) -> None:
 
 
 def temperature_for_unseen(logits: np.ndarray, labels: np.ndarray) -> float:
-    """The temperature that minimises the negative log-likelihood of raw logits (``fit_temperature``'s rule)."""
-    best_t, best_nll = 1.0, np.inf
-    for t in np.exp(np.linspace(np.log(0.3), np.log(8.0), 80)):
-        zt = logits / t
-        zt = zt - zt.max(axis=1, keepdims=True)
-        log_p = zt - np.log(np.exp(zt).sum(axis=1, keepdims=True))
-        nll = -float(log_p[np.arange(len(labels)), labels].mean())
-        if nll < best_nll:
-            best_t, best_nll = float(t), nll
-    return best_t
+    """``fit_temperature``'s rule on raw logits, over a wider range (a network meeting a new hand)."""
+    return temperature_for_logits(logits, labels, highest=8.0, steps=80)
 
 
 def fit(families: tuple[str, ...], data: dict[str, tuple[np.ndarray, np.ndarray]], out: Path, epochs: int,
