@@ -1,4 +1,10 @@
-"""The dice tray as printed in the kit (table-kit.md): floor size, marker places, die size. Millimetres."""
+"""The dice tray as printed in the kit (table-kit.md): floor size, marker places, die size. Millimetres.
+
+The kit's stickers are printed to scale, but the tray and the dice are the table's own: any flat tray of
+about 20 x 14 to 30 x 20 cm, dice of 14-20 mm. ``TRAY_LAYOUT`` and ``DIE_MM`` are the reference set
+(24 x 16 cm, 16 mm dice); the reader measures the tray it sees (``tray_layout`` of the measured size,
+``vision.dice.reader.measure_tray``) and its dice (``vision.dice.reader.measure_die``).
+"""
 
 from __future__ import annotations
 
@@ -9,18 +15,30 @@ TRAY_W_MM = 240.0
 TRAY_H_MM = 160.0
 TRAY_MARKER_MM = 20.0
 _INSET = 4.0  # white sticker margin around each marker
+# The trays and dice the reader is made for (table-kit.md); a measurement outside is not believed.
+TRAY_MM_RANGE = (150.0, 400.0)
+DIE_MM_RANGE = (12.0, 23.0)
 
-# 20 top-left, 21 top-right, 22 bottom-right, 23 bottom-left, at the corners of the tray's floor.
-TRAY_LAYOUT = PlaneLayout(
-    width_mm=TRAY_W_MM,
-    height_mm=TRAY_H_MM,
-    marker_side_mm=TRAY_MARKER_MM,
-    marker_origins={
-        20: (_INSET, _INSET),
-        21: (TRAY_W_MM - _INSET - TRAY_MARKER_MM, _INSET),
-        22: (TRAY_W_MM - _INSET - TRAY_MARKER_MM, TRAY_H_MM - _INSET - TRAY_MARKER_MM),
-        23: (_INSET, TRAY_H_MM - _INSET - TRAY_MARKER_MM),
-    },
-)
+
+def tray_layout(width_mm: float = TRAY_W_MM, height_mm: float = TRAY_H_MM) -> PlaneLayout:
+    """A tray floor of ``width_mm`` x ``height_mm`` with the kit's stickers pushed into its corners:
+    20 top-left, 21 top-right, 22 bottom-right, 23 bottom-left."""
+    return PlaneLayout(
+        width_mm=float(width_mm),
+        height_mm=float(height_mm),
+        marker_side_mm=TRAY_MARKER_MM,
+        marker_origins={
+            20: (_INSET, _INSET),
+            21: (width_mm - _INSET - TRAY_MARKER_MM, _INSET),
+            22: (width_mm - _INSET - TRAY_MARKER_MM, height_mm - _INSET - TRAY_MARKER_MM),
+            23: (_INSET, height_mm - _INSET - TRAY_MARKER_MM),
+        },
+    )
+
+
+TRAY_LAYOUT = tray_layout()
+# Which side of the floor each marker's origin is measured from (1: from the right / bottom edge).
+MARKER_FROM_FAR_SIDE = {20: (0, 0), 21: (1, 0), 22: (1, 1), 23: (0, 1)}
 # Floor corners covered by the stickers (dice are not searched there).
 STICKER_MM = TRAY_MARKER_MM + 2 * _INSET
+MARKER_INSET_MM = _INSET

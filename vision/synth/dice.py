@@ -13,7 +13,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from vision.dice.geometry import DIE_MM, STICKER_MM, TRAY_H_MM, TRAY_LAYOUT, TRAY_W_MM
+from vision.dice.geometry import DIE_MM, STICKER_MM, TRAY_H_MM, TRAY_W_MM, tray_layout
 from vision.marker_plane import marker_image
 from vision.observation import DIE_FACES
 from vision.synth.art import DIE_ART, reference_art_dir
@@ -152,6 +152,7 @@ def draw_die(
     light: float = 1.0,
     rolling: bool = False,
     tops_later: list[tuple[np.ndarray, np.ndarray, tuple[float, float]]] | None = None,
+    die_mm: float = DIE_MM,
 ) -> None:
     """Draw one die on a float BGR canvas (0..1) of a top-down plane view.
 
@@ -160,7 +161,7 @@ def draw_die(
     With ``tops_later`` the top face is not pasted but appended there (patch, alpha, centre), for the
     caller to paste once every die's shadow and sides are drawn.
     """
-    side = DIE_MM * px_per_mm
+    side = die_mm * px_per_mm
     base_c = (die.centre_mm[0] * px_per_mm, die.centre_mm[1] * px_per_mm)
     if rolling:
         # Mid-air: nearer the camera (bigger), tilted (two faces showing), shadow far below.
@@ -208,7 +209,8 @@ def draw_die(
 
 
 def place_dice(
-    faces: list[str], rng: np.random.Generator, touching: bool = False, max_tries: int = 400
+    faces: list[str], rng: np.random.Generator, touching: bool = False, max_tries: int = 400,
+    look: TrayLook | None = None,
 ) -> list[PlacedDie]:
     """Random resting places for the dice on the tray floor, off the marker stickers.
 
@@ -217,51 +219,52 @@ def place_dice(
     # A die with no room left (its partner boxed in by the rim and the others) restarts the throw;
     # throws that fit the first time draw exactly as before.
     for _ in range(50):
-        placed = _try_place_dice(faces, rng, touching, max_tries)
+        placed = _try_place_dice(faces, rng, touching, max_tries, look or TrayLook())
         if placed is not None:
             return placed
     raise RuntimeError("could not place the dice on the tray")
 
 
 def _try_place_dice(
-    faces: list[str], rng: np.random.Generator, touching: bool, max_tries: int
+    faces: list[str], rng: np.random.Generator, touching: bool, max_tries: int, look: TrayLook
 ) -> list[PlacedDie] | None:
-    margin = DIE_MM * 0.8
+    side, tray_w, tray_h = look.die_mm, look.width_mm, look.height_mm
+    margin = side * 0.8
     placed: list[PlacedDie] = []
     for face in faces:
         for _ in range(max_tries):
             angle = float(rng.uniform(0, 90))
             if touching and placed and len(placed) % 2 == 1:
-                # Put this die against the previous one.
+                # Put this side against the previous one.
                 prev = placed[-1]
                 direction = rng.uniform(0, 2 * math.pi)
-                dist = DIE_MM * rng.uniform(1.0, 1.12)
+                dist = side * rng.uniform(1.0, 1.12)
                 cx = prev.centre_mm[0] + dist * math.cos(direction)
                 cy = prev.centre_mm[1] + dist * math.sin(direction)
                 if rng.random() < 0.5:
                     angle = prev.angle_deg + float(rng.uniform(-6, 6))
-                    # Flush edge to edge: step along one of the previous die's axes.
+                    # Flush edge to edge: step along one of the previous side's axes.
                     axis = math.radians(prev.angle_deg + 90 * int(rng.integers(0, 4)))
-                    cx = prev.centre_mm[0] + DIE_MM * 1.02 * math.cos(axis)
-                    cy = prev.centre_mm[1] + DIE_MM * 1.02 * math.sin(axis)
+                    cx = prev.centre_mm[0] + side * 1.02 * math.cos(axis)
+                    cy = prev.centre_mm[1] + side * 1.02 * math.sin(axis)
                     cx += rng.uniform(-4, 4) * -math.sin(axis)
                     cy += rng.uniform(-4, 4) * math.cos(axis)
             else:
-                cx = float(rng.uniform(margin, TRAY_W_MM - margin))
-                cy = float(rng.uniform(margin, TRAY_H_MM - margin))
-            if not (margin <= cx <= TRAY_W_MM - margin and margin <= cy <= TRAY_H_MM - margin):
+                cx = float(rng.uniform(margin, tray_w - margin))
+                cy = float(rng.uniform(margin, tray_h - margin))
+            if not (margin <= cx <= tray_w - margin and margin <= cy <= tray_h - margin):
                 continue
             # Dice on the corner stickers are not read (see vision.dice.reader): keep them off.
-            clear = DIE_MM * 1.05
-            near_corner_x = cx < STICKER_MM + clear or cx > TRAY_W_MM - STICKER_MM - clear
-            near_corner_y = cy < STICKER_MM + clear or cy > TRAY_H_MM - STICKER_MM - clear
+            clear = side * 1.05
+            near_corner_x = cx < STICKER_MM + clear or cx > tray_w - STICKER_MM - clear
+            near_corner_y = cy < STICKER_MM + clear or cy > tray_h - STICKER_MM - clear
             if near_corner_x and near_corner_y:
                 continue
-            square = _square((cx, cy), DIE_MM * 1.01, angle)
+            square = _square((cx, cy), side * 1.01, angle)
             # Dice never overlap; without ``touching`` they keep a little apart too.
             grow = 1.0 if touching else 1.35
             if any(
-                cv2.intersectConvexConvex(_square(d.centre_mm, DIE_MM * grow, d.angle_deg), square)[0] > 0.5
+                cv2.intersectConvexConvex(_square(d.centre_mm, side * grow, d.angle_deg), square)[0] > 0.5
                 for d in placed
             ):
                 continue
@@ -280,6 +283,56 @@ FLOOR_COLOURS: tuple[tuple[float, float, float], ...] = (
     (0.16, 0.28, 0.40),  # wood
 )
 
+# Plain tray floors by name (BGR, 0..1, before the light): the table's own tray may be any of them
+# (table-kit.md: a plain floor, light or dark). The dice are white, the stickers 0.95.
+FLOORS: dict[str, tuple[float, float, float]] = {
+    "green felt": FLOOR_COLOURS[0],
+    "blue felt": FLOOR_COLOURS[1],
+    "red felt": FLOOR_COLOURS[2],
+    "black": FLOOR_COLOURS[3],
+    "wood": FLOOR_COLOURS[4],
+    "light grey": (0.78, 0.78, 0.77),
+    "pale grey": (0.86, 0.86, 0.85),
+    "mid grey": (0.55, 0.55, 0.55),
+    "dark grey": (0.28, 0.28, 0.28),
+    "beige": (0.66, 0.80, 0.86),
+    "cream": (0.74, 0.88, 0.92),
+    "light wood": (0.42, 0.60, 0.74),
+    "dark green felt": (0.10, 0.20, 0.06),
+    "navy": (0.30, 0.12, 0.06),
+    "light blue": (0.85, 0.70, 0.52),
+    "yellow": (0.20, 0.75, 0.85),
+    "orange": (0.10, 0.45, 0.85),
+    "pink": (0.72, 0.62, 0.88),
+    "purple": (0.45, 0.18, 0.35),
+    "teal": (0.45, 0.45, 0.10),
+    "brown": (0.12, 0.20, 0.30),
+}
+
+
+@dataclass(frozen=True)
+class TrayLook:
+    """The table's own tray and dice: the floor (a ``FLOORS`` name; None draws one of ``FLOOR_COLOURS`` as
+    the generator always did), the floor's size and the dice's side, in millimetres."""
+
+    floor: str | None = None
+    width_mm: float = TRAY_W_MM
+    height_mm: float = TRAY_H_MM
+    die_mm: float = DIE_MM
+
+    def __post_init__(self) -> None:
+        if self.floor is not None and self.floor not in FLOORS:
+            raise ValueError(f"unknown tray floor {self.floor!r}; one of: {', '.join(FLOORS)}")
+
+
+def floor_colour(look: TrayLook, rng: np.random.Generator) -> np.ndarray:
+    """The floor's BGR (0..1): a named floor varies a little (dye lot, lamp), the drawn ones as before."""
+    if look.floor is None:
+        floor = np.array(FLOOR_COLOURS[int(rng.integers(len(FLOOR_COLOURS)))], np.float32)
+        return np.clip(floor * rng.uniform(0.8, 1.25, 3), 0, 1)
+    floor = np.array(FLOORS[look.floor], np.float32)
+    return np.clip(floor * rng.uniform(0.93, 1.07, 3) * rng.uniform(0.9, 1.1), 0, 1).astype(np.float32)
+
 
 def render_tray(
     faces: list[str],
@@ -290,13 +343,15 @@ def render_tray(
     lean_mm: tuple[float, float] | None = None,
     rolling: int = 0,
     light: float | None = None,
+    look: TrayLook | None = None,
 ) -> tuple[np.ndarray, list[PlacedDie]]:
     """A top-down picture of the tray floor with its markers and the dice at rest.
 
-    Returns (BGR uint8 image of TRAY_W_MM x TRAY_H_MM at ``px_per_mm``, the dice placed). ``rolling``
-    extra dice are drawn mid-air (not in the returned list: they are not lying in the tray).
+    Returns (BGR uint8 image of the floor (``look``: 240 x 160 mm unless told) at ``px_per_mm``, the dice
+    placed). ``rolling`` extra dice are drawn mid-air (not in the returned list: they are not lying in the
+    tray).
     """
-    canvas, dice = _paint_tray(faces, rng, px_per_mm, touching, lean_mm, rolling, light, 0.0, 0.0)
+    canvas, dice = _paint_tray(faces, rng, px_per_mm, touching, lean_mm, rolling, light, 0.0, 0.0, look or TrayLook())
     return np.clip(canvas * 255, 0, 255).astype(np.uint8), dice
 
 
@@ -314,6 +369,7 @@ def render_tray_over(
     touching: bool = False,
     lean_mm: tuple[float, float] | None = None,
     light: float | None = None,
+    look: TrayLook | None = None,
 ) -> tuple[np.ndarray, np.ndarray, list[PlacedDie]]:
     """``render_tray`` with ``surround_mm`` more on every side, where a die by the wall, leaning out as
     the camera sees it, shows its top over the wall: (BGR uint8, alpha uint8 (the floor, and what the
@@ -323,10 +379,11 @@ def render_tray_over(
     Painted twice, over black and over white, from the same random state: where the two differ is
     what shows through beyond the floor, which gives the alpha (soft edges and shadows included).
     """
+    look = look or TrayLook()
     state = rng.bit_generator.state
-    over_black, dice = _paint_tray(faces, rng, px_per_mm, touching, lean_mm, 0, light, surround_mm, 0.0)
+    over_black, dice = _paint_tray(faces, rng, px_per_mm, touching, lean_mm, 0, light, surround_mm, 0.0, look)
     rng.bit_generator.state = state
-    over_white, _ = _paint_tray(faces, rng, px_per_mm, touching, lean_mm, 0, light, surround_mm, 1.0)
+    over_white, _ = _paint_tray(faces, rng, px_per_mm, touching, lean_mm, 0, light, surround_mm, 1.0, look)
     alpha = np.clip(1.0 - (over_white - over_black).mean(axis=2), 0.0, 1.0)
     colour = over_black / np.maximum(alpha, 1e-3)[:, :, None]
     return (np.clip(colour * 255, 0, 255).astype(np.uint8), np.round(alpha * 255).astype(np.uint8), dice)
@@ -348,40 +405,41 @@ def _paint_tray(
     light: float | None,
     surround_mm: float,
     outside: float,
+    look: TrayLook,
 ) -> tuple[np.ndarray, list[PlacedDie]]:
     """The float canvas (0..1) of ``render_tray``, ``surround_mm`` larger on every side, painted ``outside``
     beyond the floor; the dice placed in floor millimetres."""
-    w, h = round(TRAY_W_MM * px_per_mm), round(TRAY_H_MM * px_per_mm)
+    w, h = round(look.width_mm * px_per_mm), round(look.height_mm * px_per_mm)
     m = round(surround_mm * px_per_mm)
     shift = m / px_per_mm  # floor millimetres -> canvas millimetres
     canvas = np.full((h + 2 * m, w + 2 * m, 3), outside, np.float32)
     inner = canvas[m:m + h, m:m + w]
-    floor = np.array(FLOOR_COLOURS[int(rng.integers(len(FLOOR_COLOURS)))], np.float32)
-    floor = np.clip(floor * rng.uniform(0.8, 1.25, 3), 0, 1)
-    inner[:] = floor
+    inner[:] = floor_colour(look, rng)
     # Felt / wood texture.
     noise = rng.normal(0, 0.03, (h // 4 + 1, w // 4 + 1)).astype(np.float32)
     inner *= 1 + cv2.resize(noise, (w, h))[:, :, None]
-    draw_markers(inner, TRAY_LAYOUT.marker_origins, TRAY_LAYOUT.marker_side_mm, px_per_mm, margin_mm=3.5)
+    layout = tray_layout(look.width_mm, look.height_mm)
+    draw_markers(inner, layout.marker_origins, layout.marker_side_mm, px_per_mm, margin_mm=3.5)
     if lean_mm is None:
-        lean_mm = tuple(rng.uniform(-0.45, 0.45, 2) * DIE_MM)  # type: ignore[assignment]
+        lean_mm = tuple(rng.uniform(-0.45, 0.45, 2) * look.die_mm)  # type: ignore[assignment]
     if light is None:
         light = float(rng.uniform(0.85, 1.05))
-    dice = place_dice(faces, rng, touching=touching)
+    dice = place_dice(faces, rng, touching=touching, look=look)
     dice = [PlacedDie(d.face, d.centre_mm, d.angle_deg, (float(lean_mm[0]), float(lean_mm[1]))) for d in dice]
     # Resting dice are all as tall, so their top faces are the highest things in the tray: a neighbour's
     # shadow or sides never cover them (the camera sees the tops over the sides of touching dice).
     tops: list[tuple[np.ndarray, np.ndarray, tuple[float, float]]] = []
     for die in dice:
         on_canvas = PlacedDie(die.face, (die.centre_mm[0] + shift, die.centre_mm[1] + shift), die.angle_deg, die.lean_mm)
-        draw_die(canvas, on_canvas, px_per_mm, rng, lean_mm=lean_mm, light=light, tops_later=tops)
+        draw_die(canvas, on_canvas, px_per_mm, rng, lean_mm=lean_mm, light=light, tops_later=tops, die_mm=look.die_mm)
     for patch, alpha, centre in tops:
         _paste(canvas, patch, alpha, centre)
     for _ in range(rolling):
         face = DIE_FACES[int(rng.integers(len(DIE_FACES)))]
-        centre = (float(rng.uniform(20, TRAY_W_MM - 20)) + shift, float(rng.uniform(20, TRAY_H_MM - 20)) + shift)
+        centre = (float(rng.uniform(20, look.width_mm - 20)) + shift, float(rng.uniform(20, look.height_mm - 20)) + shift)
         airborne = PlacedDie(face, centre, float(rng.uniform(0, 90)))
-        draw_die(canvas, airborne, px_per_mm, rng, lean_mm=(lean_mm[0] * 3, lean_mm[1] * 3), light=light, rolling=True)
+        draw_die(canvas, airborne, px_per_mm, rng, lean_mm=(lean_mm[0] * 3, lean_mm[1] * 3), light=light, rolling=True,
+                 die_mm=look.die_mm)
     return canvas, dice
 
 
@@ -489,22 +547,29 @@ def tray_scene(
     *,
     touching: bool | None = None,
     px_per_mm: float | None = None,
-    canvas_size: tuple[int, int] = (720, 560),
+    canvas_size: tuple[int, int] | None = None,
     effects: bool = True,
+    look: TrayLook | None = None,
 ) -> tuple[np.ndarray, list[PlacedDie], np.ndarray]:
     """A camera view of the tray alone (for training and testing the dice reader), at ``px_per_mm`` or
-    as the table camera gives it from any height it may hang at (``camera_px_per_mm``).
+    as the table camera gives it from any height it may hang at (``camera_px_per_mm``); the tray, its
+    floor and dice as ``look`` says (the reference 240 x 160 mm tray of 16 mm dice by default).
 
-    Returns (BGR frame, the dice at rest, homography tray mm -> frame px).
+    Returns (BGR frame, the dice at rest, homography tray mm -> frame px). The frame is 720 x 560 unless
+    told, larger for a tray larger than the reference one.
     """
+    look = look or TrayLook()
+    if canvas_size is None:
+        grow = max(1.0, look.width_mm / TRAY_W_MM, look.height_mm / TRAY_H_MM)
+        canvas_size = (round(720 * grow), round(560 * grow))
     if faces is None:
         faces = [DIE_FACES[int(i)] for i in rng.integers(0, len(DIE_FACES), 5)]
     if touching is None:
         touching = bool(rng.random() < 0.4)
     render_scale = 4.0
-    tray, alpha, dice = render_tray_over(faces, rng, render_scale, TRAY_SURROUND_MM, touching=touching)
+    tray, alpha, dice = render_tray_over(faces, rng, render_scale, TRAY_SURROUND_MM, touching=touching, look=look)
     scale = camera_px_per_mm(rng) if px_per_mm is None else px_per_mm
-    to_frame = random_view(TRAY_W_MM, TRAY_H_MM, rng, canvas_size, scale)
+    to_frame = random_view(look.width_mm, look.height_mm, rng, canvas_size, scale)
     table = np.array(rng.uniform(60, 200, 3), np.float32)
     warp = to_frame @ np.diag([1 / render_scale, 1 / render_scale, 1.0]) @ tray_over_to_floor(render_scale)
     seen = cv2.warpPerspective(tray, warp, canvas_size, flags=cv2.INTER_AREA).astype(np.float32)

@@ -16,12 +16,18 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from vision.dice.geometry import DIE_MM, TRAY_H_MM, TRAY_W_MM
 from vision.kit import CELL_MM
 from vision.observation import DIE_FACES, BoardReading, DieReading, Observation
 from vision.pirates.geometry import PLANE_H_MM as TRACK_H_MM
 from vision.pirates.geometry import PLANE_W_MM as TRACK_W_MM
-from vision.synth.dice import TRAY_SURROUND_MM, PlacedDie, draw_die, render_tray_over, tray_over_to_floor
+from vision.synth.dice import (
+    TRAY_SURROUND_MM,
+    PlacedDie,
+    TrayLook,
+    draw_die,
+    render_tray_over,
+    tray_over_to_floor,
+)
 from vision.synth.drawings import Hand
 from vision.synth.pirates import BOARD_MARGIN_MM, render_track_on_board
 
@@ -53,6 +59,8 @@ class TableSpec:
     # a millimetre (39-43 px a cell, the camera about 52 cm up; dice still lean as from 75 cm).
     camera_cm: float | None = None
     touching_dice: bool = False
+    # The table's own tray: its floor, size and dice (the reference 240 x 160 mm tray of 16 mm dice).
+    tray: TrayLook = TrayLook()
     language: str = "en"
     # Who drew on each board (``vision.synth.drawings.Hand``), in the order of ``cities``; None: a random
     # hand each (``Hand.random``).
@@ -255,7 +263,7 @@ def _scene(spec: TableSpec) -> _Scene:
     from vision.synth.board import render_board, render_city
 
     sizes: list[tuple[str, float, float]] = [("board", BOARD_MM, BOARD_MM) for _ in spec.cities]
-    sizes += [("tray", TRAY_W_MM, TRAY_H_MM), ("track", TRACK_W_MM + 2 * BOARD_MARGIN_MM, TRACK_H_MM + 2 * BOARD_MARGIN_MM)]
+    sizes += [("tray", spec.tray.width_mm, spec.tray.height_mm), ("track", TRACK_W_MM + 2 * BOARD_MARGIN_MM, TRACK_H_MM + 2 * BOARD_MARGIN_MM)]
     # Big items first: they are the hardest to fit.
     order = sorted(range(len(sizes)), key=lambda i: -sizes[i][1] * sizes[i][2])
     items: list[_Item] | None = None
@@ -289,12 +297,13 @@ def _scene(spec: TableSpec) -> _Scene:
     away = np.array(tray_item.centre_mm) - np.array(camera.nadir_mm)
     a = math.radians(tray_item.angle_deg)
     away_tray = np.array([math.cos(a) * away[0] + math.sin(a) * away[1], -math.sin(a) * away[0] + math.cos(a) * away[1]])
-    lean = tuple(float(v) for v in away_tray * DIE_MM / camera.height_mm)
+    lean = tuple(float(v) for v in away_tray * spec.tray.die_mm / camera.height_mm)
     tray_rng = np.random.default_rng(spec.seed + 1)
     tray_image, tray_alpha, dice = render_tray_over(list(spec.dice), tray_rng, _TRAY_PX_PER_MM, TRAY_SURROUND_MM,
-                                                    touching=spec.touching_dice, lean_mm=lean)
+                                                    touching=spec.touching_dice, lean_mm=lean, look=spec.tray)
     to_frame = camera.table_to_frame @ tray_item.item_to_table(_TRAY_PX_PER_MM)
-    _drop_shadow(frame, to_frame, round(TRAY_W_MM * _TRAY_PX_PER_MM), round(TRAY_H_MM * _TRAY_PX_PER_MM), rng)
+    _drop_shadow(frame, to_frame, round(spec.tray.width_mm * _TRAY_PX_PER_MM), round(spec.tray.height_mm * _TRAY_PX_PER_MM),
+                 rng)
     _warp_into(frame, tray_image, to_frame @ tray_over_to_floor(_TRAY_PX_PER_MM), tray_alpha)
     track_image = render_track_on_board(len(spec.cities) if 2 <= len(spec.cities) <= 5 else 4, spec.pirate_boxes, rng, _TRACK_PX_PER_MM)
     to_frame = camera.table_to_frame @ track_item.item_to_table(_TRACK_PX_PER_MM)
@@ -395,10 +404,12 @@ def render_table(spec: TableSpec, rng: np.random.Generator) -> tuple[np.ndarray,
     if spec.rolling_die:
         tray_item = next(i for i in scene.items if i.kind == "tray")
         canvas = scene.tray_canvas.astype(np.float32) / 255.0
-        centre = (float(rng.uniform(30, TRAY_W_MM - 30)), float(rng.uniform(30, TRAY_H_MM - 30)))
+        look = spec.tray
+        centre = (float(rng.uniform(30, look.width_mm - 30)), float(rng.uniform(30, look.height_mm - 30)))
         face = DIE_FACES[int(rng.integers(len(DIE_FACES)))]
         airborne = PlacedDie(face, (centre[0] + TRAY_SURROUND_MM, centre[1] + TRAY_SURROUND_MM), float(rng.uniform(0, 90)))
-        draw_die(canvas, airborne, _TRAY_PX_PER_MM, rng, lean_mm=(scene.lean_mm[0] * 4, scene.lean_mm[1] * 4), rolling=True)
+        draw_die(canvas, airborne, _TRAY_PX_PER_MM, rng, lean_mm=(scene.lean_mm[0] * 4, scene.lean_mm[1] * 4), rolling=True,
+                 die_mm=look.die_mm)
         tray_image = np.clip(canvas * 255, 0, 255).astype(np.uint8)
         to_frame = scene.camera.table_to_frame @ tray_item.item_to_table(_TRAY_PX_PER_MM) @ tray_over_to_floor(_TRAY_PX_PER_MM)
         th, tw = tray_image.shape[:2]
