@@ -16,7 +16,7 @@ TRAY_H_MM = 160.0
 TRAY_MARKER_MM = 20.0
 _INSET = 4.0  # white sticker margin around each marker
 # The trays and dice the reader is made for (table-kit.md); a measurement outside is not believed.
-TRAY_MM_RANGE = (150.0, 400.0)
+TRAY_MM_RANGE = (100.0, 420.0)
 DIE_MM_RANGE = (12.0, 23.0)
 
 

@@ -21,8 +21,18 @@ import cv2
 import numpy as np
 
 from vision.dice.features import CROP_PX, face_features
-from vision.dice.geometry import DIE_MM, STICKER_MM, TRAY_LAYOUT
-from vision.marker_plane import LocatedPlane, detect_markers, locate_plane
+from vision.dice.geometry import (
+    DIE_MM,
+    DIE_MM_RANGE,
+    MARKER_FROM_FAR_SIDE,
+    MARKER_INSET_MM,
+    STICKER_MM,
+    TRAY_LAYOUT,
+    TRAY_MARKER_MM,
+    TRAY_MM_RANGE,
+    tray_layout,
+)
+from vision.marker_plane import LocatedPlane, PlaneLayout, detect_markers, locate_plane
 from vision.observation import DIE_FACES, DieReading
 
 PX_PER_MM = 2.5
@@ -56,14 +66,154 @@ class DiceClassifier:
 
 
 @dataclass(frozen=True)
+class TrayView:
+    """How a rectified tray is drawn: the floor's layout (its measured size) and the pixels a millimetre,
+    chosen so that its dice are DIE_PX a side whatever their size (every pixel measure below is in those
+    pixels)."""
+
+    layout: PlaneLayout = TRAY_LAYOUT
+    px_per_mm: float = PX_PER_MM
+
+    @property
+    def die_mm(self) -> float:
+        return DIE_PX / self.px_per_mm
+
+
+REFERENCE_VIEW = TrayView()
+# A die measured within this share of the reference size is read at the reference scale (the network
+# learned faces a few per cent larger or smaller); farther off, the tray is rectified again to its size.
+DIE_SCALE_TOLERANCE = 0.04
+
+
+@dataclass(frozen=True)
 class DieBlob:
     centre: tuple[float, float]  # top-face centre in the rectified tray, pixels
     angle_deg: float  # die axes, modulo 90
     area_units: float  # blob area in die tops (for diagnostics)
 
 
-def locate_tray(markers: dict[int, np.ndarray]) -> LocatedPlane | None:
-    return locate_plane(markers, TRAY_LAYOUT, min_markers=2)
+# A marker's outline as the detector gives it lies about 0.3 px inside the printed square (its threshold
+# shrinks a blurred black square): on 15-30 px markers 1-2 % of their size, which measured trays 2-3 %
+# too large. Each side is found again where the grey level crosses halfway from the marker's black border
+# to the sticker's white, which a symmetric blur leaves in place, on profiles this far each way (in
+# module widths: the border is one module of six) at these places along the side.
+_EDGE_REACH_MODULES = 0.9
+_EDGE_SAMPLES = np.linspace(0.2, 0.8, 7)
+
+
+def refine_marker_corners(gray: np.ndarray, corners: np.ndarray) -> np.ndarray:
+    """A tray marker's four corners (frame px, TL TR BR BL) moved onto its printed square's edges: each side
+    refitted where the grey level is halfway between the border's black and the sticker's white; the
+    corners as given when a side is not clear."""
+    corners = np.asarray(corners, np.float64)
+    centre = corners.mean(axis=0)
+    module = float(np.mean(np.linalg.norm(corners - np.roll(corners, 1, axis=0), axis=1))) / 6.0
+    steps = np.linspace(-_EDGE_REACH_MODULES, _EDGE_REACH_MODULES, 15) * module
+    lines = []
+    for k in range(4):
+        a, b = corners[k], corners[(k + 1) % 4]
+        along = (b - a) / max(float(np.linalg.norm(b - a)), 1e-9)
+        normal = np.array([along[1], -along[0]])
+        if normal @ ((a + b) / 2 - centre) < 0:
+            normal = -normal  # outwards
+        base = a + np.outer(_EDGE_SAMPLES, b - a)  # (samples, 2)
+        pts = base[:, None, :] + steps[None, :, None] * normal  # (samples, steps, 2)
+        profile = cv2.remap(gray, pts[..., 0].astype(np.float32), pts[..., 1].astype(np.float32), cv2.INTER_LINEAR,
+                            borderMode=cv2.BORDER_REPLICATE).astype(np.float64)
+        black, white = profile[:, :3].mean(), profile[:, -3:].mean()
+        if white - black < 30:
+            return corners.astype(np.float32)
+        half = (black + white) / 2
+        found = []
+        for row, start in zip(profile, base, strict=True):
+            above = np.nonzero(row >= half)[0]
+            if not len(above) or above[0] == 0:
+                continue
+            i = int(above[0])
+            t = (half - row[i - 1]) / max(row[i] - row[i - 1], 1e-9)
+            found.append(start + (steps[i - 1] + t * (steps[i] - steps[i - 1])) * normal)
+        if len(found) < 3:
+            return corners.astype(np.float32)
+        pts_found = np.array(found)
+        offset = float(np.median((pts_found - a) @ normal))
+        lines.append((a + offset * normal, along))
+    refined = []
+    for k in range(4):
+        (p1, d1), (p2, d2) = lines[(k - 1) % 4], lines[k]
+        m = np.column_stack([d1, -d2])
+        if abs(np.linalg.det(m)) < 1e-6:
+            return corners.astype(np.float32)
+        t = np.linalg.solve(m, p2 - p1)
+        refined.append(p1 + t[0] * d1)
+    return np.array(refined, np.float32)
+
+
+def measure_tray(markers: dict[int, np.ndarray], known: tuple[float, float] | None = None) -> tuple[float, float] | None:
+    """The tray floor's (width, height) in millimetres, measured from its stickers: the markers are printed
+    20 mm a side and pushed into the floor's corners, so their own squares give the scale and their places
+    the floor's size. A side is measured when markers are seen at both its ends (20 or 23 and 21 or 22 for
+    the width, 20 or 21 and 22 or 23 for the height); the other is ``known`` (the last measured) or the
+    reference tray's. None when fewer than two markers are seen or the size is not a tray's.
+
+    One linear solve: the plane's homography (frame -> floor mm) with the width and height folded in as
+    unknowns (a marker measured from the far side sits at ``width - 24 + its own offset``: the products
+    of the width with the homography's last row are unknowns of their own; the width is their ratio).
+    """
+    seen = [m for m in TRAY_LAYOUT.marker_origins if m in markers]
+    if len(seen) < 2:
+        return None
+    default = known or (TRAY_LAYOUT.width_mm, TRAY_LAYOUT.height_mm)
+    far = np.array([MARKER_FROM_FAR_SIDE[m] for m in seen])
+    measured = [bool(far[:, axis].any() and not far[:, axis].all()) for axis in (0, 1)]
+    points = np.concatenate([markers[m] for m in seen]).astype(np.float64)
+    centre = points.mean(axis=0)
+    spread = max(float(np.abs(points - centre).mean()), 1e-6)
+    p = np.column_stack([(points - centre) / spread, np.ones(len(points))])
+    side = TRAY_MARKER_MM
+    corner_offsets = np.array([[0, 0], [side, 0], [side, side], [0, side]], np.float64)
+    rows = []
+    for k, m in enumerate(seen):
+        for c in range(4):
+            pc = p[4 * k + c]
+            for axis in (0, 1):
+                from_far = MARKER_FROM_FAR_SIDE[m][axis]
+                # Plane coordinate = from_far * size + constant.
+                constant = corner_offsets[c, axis] + (-MARKER_INSET_MM - side if from_far else MARKER_INSET_MM)
+                if from_far and not measured[axis]:
+                    constant += default[axis]
+                row = np.zeros(15)
+                row[3 * axis:3 * axis + 3] = pc  # g1 or g2
+                row[6:9] = -constant * pc  # g3
+                if from_far and measured[axis]:
+                    row[9 + 3 * axis:12 + 3 * axis] = -pc  # size * g3
+                rows.append(row)
+    a = np.array(rows)
+    unknowns = [*range(9)] + [9 + 3 * axis + j for axis in (0, 1) if measured[axis] for j in range(3)]
+    _, _, vt = np.linalg.svd(a[:, unknowns])
+    z = np.zeros(15)
+    z[unknowns] = vt[-1]
+    g3 = z[6:9]
+    size = list(default)
+    for axis in (0, 1):
+        if measured[axis]:
+            size[axis] = float(z[9 + 3 * axis:12 + 3 * axis] @ g3 / max(float(g3 @ g3), 1e-12))
+    if not all(TRAY_MM_RANGE[0] <= v <= TRAY_MM_RANGE[1] for v in size):
+        return None
+    return size[0], size[1]
+
+
+def locate_tray(
+    markers: dict[int, np.ndarray], known: tuple[float, float] | None = None, gray: np.ndarray | None = None
+) -> LocatedPlane | None:
+    """The tray in the frame, its floor measured from the markers seen (``measure_tray``); with the frame
+    (``gray``) the tray markers' corners are first refitted onto their printed squares
+    (``refine_marker_corners``)."""
+    if gray is not None:
+        markers = {m: refine_marker_corners(gray, c) if m in TRAY_LAYOUT.marker_origins else c for m, c in markers.items()}
+    size = measure_tray(markers, known)
+    if size is None:
+        return None
+    return locate_plane(markers, tray_layout(*size), min_markers=2)
 
 
 def darkest_channel(tray: np.ndarray) -> np.ndarray:
@@ -100,15 +250,15 @@ def _square_centre(outline: np.ndarray, side: float, outward: np.ndarray, cut: b
     return points[np.argmin(points @ outward)] + outward * side / 2
 
 
-def marker_squares(tray: np.ndarray) -> dict[int, tuple[np.ndarray, np.ndarray]]:
+def marker_squares(tray: np.ndarray, view: TrayView = REFERENCE_VIEW) -> dict[int, tuple[np.ndarray, np.ndarray]]:
     """Tray marker id -> (centre where the kit prints it, centre of its dark square as seen), in rectified
     pixels, for the markers whose square is seen (the one nearest its printed place)."""
     height, width = tray.shape[:2]
-    side = TRAY_LAYOUT.marker_side_mm * PX_PER_MM
-    reach = STICKER_REACH_MM * PX_PER_MM
+    side = view.layout.marker_side_mm * view.px_per_mm
+    reach = STICKER_REACH_MM * view.px_per_mm
     found = {}
-    for marker_id in TRAY_LAYOUT.marker_origins:
-        printed = TRAY_LAYOUT.marker_corners_mm(marker_id).mean(axis=0).astype(np.float64) * PX_PER_MM
+    for marker_id in view.layout.marker_origins:
+        printed = view.layout.marker_corners_mm(marker_id).mean(axis=0).astype(np.float64) * view.px_per_mm
         outward = np.sign(printed - (width / 2, height / 2))  # towards the tray's corner
         x0, y0 = np.maximum(printed - side / 2 - reach, 0).astype(int)
         x1, y1 = np.minimum(printed + side / 2 + reach, (width, height)).astype(int)
@@ -135,44 +285,71 @@ def marker_squares(tray: np.ndarray) -> dict[int, tuple[np.ndarray, np.ndarray]]
     return found
 
 
-def tray_correction(tray: np.ndarray) -> np.ndarray | None:
+def tray_correction(tray: np.ndarray, view: TrayView = REFERENCE_VIEW) -> np.ndarray | None:
     """The homography (rectified pixels -> rectified pixels) that puts the tray markers' squares where the
     kit prints them (see STICKER_OFF_MM), or None when none is needed or fewer than three are seen."""
-    squares = marker_squares(tray)
+    squares = marker_squares(tray, view)
     if len(squares) < 3:
         return None
     printed = np.array([p for p, _ in squares.values()], np.float32)
     seen = np.array([c for _, c in squares.values()], np.float32)
-    if np.max(np.linalg.norm(seen - printed, axis=1)) <= STICKER_OFF_MM * PX_PER_MM:
+    if np.max(np.linalg.norm(seen - printed, axis=1)) <= STICKER_OFF_MM * view.px_per_mm:
         return None
     if len(squares) == 4:
         return cv2.getPerspectiveTransform(seen, printed)
     return np.vstack([cv2.getAffineTransform(seen, printed), [0.0, 0.0, 1.0]])
 
 
-def straighten_tray(tray: np.ndarray) -> np.ndarray:
+def straighten_tray(tray: np.ndarray, view: TrayView = REFERENCE_VIEW) -> np.ndarray:
     """The rectified tray re-warped by ``tray_correction``, or as it is when none is needed."""
-    correction = tray_correction(tray)
+    correction = tray_correction(tray, view)
     if correction is None:
         return tray
     return cv2.warpPerspective(tray, correction, (tray.shape[1], tray.shape[0]), flags=cv2.INTER_LINEAR)
 
 
-def white_level(darkest: np.ndarray) -> float:
-    """The level of the floor's darkest channel above which a pixel is the dice's white or grey."""
-    # Every felt and wood is dark in its darkest channel; the dice's white and grey sides are not.
-    hist = np.cumsum(cv2.calcHist([darkest], [0], None, [256], [0, 256]).ravel())
-    floor_level = float(np.searchsorted(hist, hist[-1] / 2))
+# The dice's white is the level this share of the floor (stickers left out) lies below: a single 14 mm die
+# in a 30 x 20 cm tray shows about 0.2 % of it as white top.
+_DICE_WHITE_QUANTILE = 0.999
+# Above the floor's level by at least this much (grey levels) for a pixel to be a die's: the floor's own
+# texture and the sensor's noise stay under it.
+_ABOVE_FLOOR_MIN = 12.0
+
+
+def _off_stickers(shape: tuple[int, ...], view: TrayView) -> np.ndarray:
+    """Mask (uint8) of the floor without its corner stickers."""
+    h, w = shape[:2]
+    mask = np.full((h, w), 255, np.uint8)
+    s = round(STICKER_MM * view.px_per_mm) + 2
+    for y0, x0 in ((0, 0), (0, w - s), (h - s, w - s), (h - s, 0)):
+        mask[max(y0, 0):y0 + s, max(x0, 0):x0 + s] = 0
+    return mask
+
+
+def white_level(darkest: np.ndarray, view: TrayView = REFERENCE_VIEW) -> float:
+    """The level of the floor's darkest channel above which a pixel is the dice's white or grey.
+
+    Measured between the floor and the dice's white as this tray shows them: the floor is the median of
+    the floor (off its stickers), the dice's white its brightest thousandth. On a dark floor (felt, wood:
+    dark in their darkest channel) the level is as low as the floor allows (the dice's shaded sides
+    count too); on a light one (grey, beige, cream) halfway up to the dice's white, where a fixed step
+    above the floor would put it above the dice themselves (a light grey floor gave no die at all).
+    """
+    hist = cv2.calcHist([darkest], [0], _off_stickers(darkest.shape, view), [256], [0, 256]).ravel()
+    cumulative = np.cumsum(hist)
+    floor_level = float(np.searchsorted(cumulative, cumulative[-1] / 2))
+    dice_white = float(np.searchsorted(cumulative, cumulative[-1] * _DICE_WHITE_QUANTILE))
     otsu, _ = cv2.threshold(darkest, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
-    return max(otsu, floor_level + 35)
+    halfway = max((floor_level + dice_white) / 2, floor_level + _ABOVE_FLOOR_MIN)
+    return min(max(otsu, floor_level + 35), halfway)
 
 
-def dice_outlines(darkest: np.ndarray) -> list[np.ndarray]:
+def dice_outlines(darkest: np.ndarray, view: TrayView = REFERENCE_VIEW) -> list[np.ndarray]:
     """Outlines of the white blobs (dice, touching dice as one) on the rectified tray floor, from its
     darkest channel."""
     h, w = darkest.shape
-    _, mask = cv2.threshold(darkest, white_level(darkest), 255, cv2.THRESH_BINARY)
-    s = round(STICKER_MM * PX_PER_MM) + 2
+    _, mask = cv2.threshold(darkest, white_level(darkest, view), 255, cv2.THRESH_BINARY)
+    s = round(STICKER_MM * view.px_per_mm) + 2
     for y0, x0 in ((0, 0), (0, w - s), (h - s, w - s), (h - s, 0)):
         mask[y0:y0 + s, x0:x0 + s] = 0
     mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
@@ -268,7 +445,7 @@ def _split(points: np.ndarray, k: int, seeds: list[tuple[float, float]]) -> list
     return [points[assign.ravel() == j] for j in range(k)]
 
 
-def segment_dice(tray: np.ndarray) -> list[DieBlob]:
+def segment_dice(tray: np.ndarray, view: TrayView = REFERENCE_VIEW) -> list[DieBlob]:
     """The dice lying in a rectified tray: each top face's centre and axes.
 
     Blobs of white are counted in dice by their area; each die's top face is then found by its symbol
@@ -277,7 +454,7 @@ def segment_dice(tray: np.ndarray) -> list[DieBlob]:
     and the camera's lean measured on the other dice.
     """
     darkest = darkest_channel(tray)
-    outlines = dice_outlines(darkest)
+    outlines = dice_outlines(darkest, view)
     top_area = DIE_PX * DIE_PX
     height, width = darkest.shape
     pad = WHITE_PX // 2 + 1
@@ -371,6 +548,60 @@ def segment_dice(tray: np.ndarray) -> list[DieBlob]:
     return blobs
 
 
+_WIDTH_DIRECTIONS = np.deg2rad(np.arange(0.0, 180.0, 1.0))
+_UNIT_NORMALS = np.column_stack([np.cos(_WIDTH_DIRECTIONS), np.sin(_WIDTH_DIRECTIONS)])
+
+
+def measure_die(tray: np.ndarray, view: TrayView = REFERENCE_VIEW) -> float | None:
+    """The side of the dice in the tray, millimetres, measured on a rectified tray (``view``'s scale);
+    None when no die shows a clear symbol.
+
+    A die seen from the camera is its top square and, where the camera looks in at an angle, the sides
+    between the top and its base: the shape of its top swept along the lean (the top's offset from the
+    base, the same for every die in the tray). Its width across a direction n is then the square's width
+    plus |lean . n|, and the square's width is the side itself across its own axes: so the side is the
+    least, over all directions, of the blob's width less |lean . n|. The lean is twice the offset of a
+    die's symbol (its top's centre) from its blob's centre (the middle of the sweep). Touching dice give
+    the same least width across their row: the dice's side is the median over blobs with one symbol,
+    or over all blobs near the smallest when no blob shows just one.
+    """
+    darkest = darkest_channel(tray)
+    outlines = dice_outlines(darkest, view)
+    least_top = (DIE_MM_RANGE[0] * view.px_per_mm) ** 2
+    height, width = darkest.shape
+    pad = WHITE_PX // 2 + 1
+    hulls, offsets, single = [], [], []
+    for outline in sorted(outlines, key=cv2.contourArea, reverse=True)[:2 * MAX_DICE]:
+        if cv2.contourArea(outline) < 0.6 * least_top:
+            continue
+        x, y, w, h = cv2.boundingRect(outline)
+        x0, y0, x1, y1 = max(x - pad, 0), max(y - pad, 0), min(x + w + pad, width), min(y + h + pad, height)
+        blob = np.zeros((y1 - y0, x1 - x0), np.uint8)
+        cv2.drawContours(blob, [outline], -1, 1, -1, offset=(-x0, -y0))
+        symbols = [sym for sym in _symbols(darkest[y0:y1, x0:x1], blob.view(bool), (x0, y0))
+                   if sym.ink >= EXTRA_SYMBOL_INK]
+        hull = cv2.convexHull(outline).reshape(-1, 2).astype(np.float64)
+        hulls.append(hull)
+        single.append(len(symbols) == 1)
+        if len(symbols) == 1:
+            centre = cv2.minAreaRect(outline)[0]
+            offsets.append((symbols[0].x - centre[0], symbols[0].y - centre[1]))
+    if not hulls or not offsets:
+        return None
+    lean = 2.0 * np.median(np.array(offsets), axis=0)
+    leaning = np.abs(_UNIT_NORMALS @ lean)
+    sides = []
+    for hull in hulls:
+        projections = hull @ _UNIT_NORMALS.T
+        widths = projections.max(axis=0) - projections.min(axis=0)
+        sides.append(float(np.min(widths - leaning)))
+    chosen = [side for side, one in zip(sides, single, strict=True) if one]
+    if not chosen:
+        chosen = [side for side in sides if side <= 1.3 * min(sides)]
+    die_mm = float(np.median(chosen)) / view.px_per_mm
+    return die_mm if DIE_MM_RANGE[0] <= die_mm <= DIE_MM_RANGE[1] else None
+
+
 def _crop_matrix(blob: DieBlob) -> np.ndarray:
     """Tray pixels -> face crop pixels: the top face, turned square to the crop, CROP_PX a side."""
     matrix = cv2.getRotationMatrix2D(blob.centre, blob.angle_deg, CROP_PX / DIE_PX)
@@ -449,51 +680,95 @@ def seen_face_crop(tray: np.ndarray, blob: DieBlob) -> tuple[np.ndarray, float]:
 
 
 class DiceReader:
-    """Dice faces in the tray of a frame; None when the tray is not in view."""
+    """Dice faces in the tray of a frame; None when the tray is not in view.
+
+    The tray's size is measured from its stickers (``locate``), the dice's from their blobs
+    (``measure_die``); the floor is then rectified so that a die is DIE_PX a side, whatever the tray and
+    the dice. A tray seen with markers on one side only takes its other side from the last tray measured
+    whole.
+    """
 
     def __init__(self, classifier: DiceClassifier | None = None) -> None:
         self.classifier = classifier or DiceClassifier()
+        self.tray_mm: tuple[float, float] | None = None
 
-    @staticmethod
-    def locate(frame: np.ndarray, markers: dict[int, np.ndarray] | None = None) -> LocatedPlane | None:
-        """The tray in ``frame``, from ``markers`` or from its markers looked for as the pipeline does."""
-        return locate_tray(detect_markers(frame, (TRAY_LAYOUT,)) if markers is None else markers)
+    def locate(
+        self, frame: np.ndarray, markers: dict[int, np.ndarray] | None = None, gray: np.ndarray | None = None
+    ) -> LocatedPlane | None:
+        """The tray in ``frame``, from ``markers`` or from its markers looked for as the pipeline does, its
+        floor measured from them (``locate_tray``)."""
+        if gray is None:
+            gray = frame if frame.ndim == 2 else cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
+        if markers is None:
+            markers = detect_markers(gray, (TRAY_LAYOUT,))
+        known = getattr(self, "tray_mm", None)  # (a reader made without __init__ remembers nothing)
+        plane = locate_tray(markers, known, gray)
+        seen = [MARKER_FROM_FAR_SIDE[m] for m in TRAY_LAYOUT.marker_origins if m in markers]
+        if plane is not None and all(len({far[axis] for far in seen}) == 2 for axis in (0, 1)):
+            self.tray_mm = (plane.layout.width_mm, plane.layout.height_mm)
+        return plane
 
     def rectify(self, frame: np.ndarray, markers: dict[int, np.ndarray] | None = None) -> np.ndarray | None:
+        """The tray floor at the reference scale (PX_PER_MM), or None when the tray is not in view."""
         plane = self.locate(frame, markers)
         return None if plane is None else plane.rectify(frame, PX_PER_MM)
 
     def read_plane(self, frame: np.ndarray, plane: LocatedPlane) -> tuple[DieReading, ...]:
         """The dice of the tray ``plane`` locates in ``frame``: the floor rectified with SURROUND_MM more on
         every side, where a die by the wall may show its top (``top_beyond_floor``)."""
-        surround, margin = self.rectify_surround(frame, plane)
-        return self._read(surround[margin:-margin, margin:-margin], surround, margin)
+        view, surround, margin = self.view_surround(frame, plane)
+        return self._read(surround[margin:-margin, margin:-margin], surround, margin, view)
 
-    def rectify_surround(self, frame: np.ndarray, plane: LocatedPlane) -> tuple[np.ndarray, int]:
-        """(the tray floor and SURROUND_MM beyond it on every side, rectified and straightened (see
-        ``tray_correction``), the margin in its pixels)."""
-        w, h = TRAY_LAYOUT.width_mm, TRAY_LAYOUT.height_mm
-        margin = round(SURROUND_MM * PX_PER_MM)
-        region = (-SURROUND_MM, -SURROUND_MM, w + 2 * SURROUND_MM, h + 2 * SURROUND_MM)
-        surround = plane.rectify(frame, PX_PER_MM, region)
-        correction = tray_correction(surround[margin:-margin, margin:-margin])
+    def view_surround(self, frame: np.ndarray, plane: LocatedPlane) -> tuple[TrayView, np.ndarray, int]:
+        """(the view its dice are read in, the floor and SURROUND_MM beyond it rectified in that view and
+        straightened, the margin in its pixels): rectified at the reference scale, and again at the dice's
+        own when ``measure_die`` finds them other than the reference dice."""
+        view = TrayView(plane.layout, PX_PER_MM)
+        surround, margin = self.rectify_surround(frame, plane, view)
+        die_mm = measure_die(surround[margin:-margin, margin:-margin], view)
+        if die_mm is not None and abs(die_mm / DIE_MM - 1.0) > DIE_SCALE_TOLERANCE:
+            view = TrayView(plane.layout, DIE_PX / die_mm)
+            surround, margin = self.rectify_surround(frame, plane, view)
+        return view, surround, margin
+
+    @staticmethod
+    def rectify_surround(frame: np.ndarray, plane: LocatedPlane, view: TrayView | None = None) -> tuple[np.ndarray, int]:
+        """(the tray floor and SURROUND_MM beyond it on every side, rectified at ``view``'s scale (the
+        reference one unless told) and straightened (see ``tray_correction``), the margin in its pixels)."""
+        view = view or TrayView(plane.layout, PX_PER_MM)
+        w, h = plane.layout.width_mm, plane.layout.height_mm
+        margin = round(SURROUND_MM * view.px_per_mm)
+        region = (-margin / view.px_per_mm, -margin / view.px_per_mm, w + 2 * margin / view.px_per_mm,
+                  h + 2 * margin / view.px_per_mm)
+        surround = plane.rectify(frame, view.px_per_mm, region)
+        correction = tray_correction(surround[margin:-margin, margin:-margin], view)
         if correction is not None:
             shift = np.array([[1.0, 0.0, margin], [0.0, 1.0, margin], [0.0, 0.0, 1.0]])
             surround = cv2.warpPerspective(surround, shift @ correction @ np.linalg.inv(shift),
                                            (surround.shape[1], surround.shape[0]), flags=cv2.INTER_LINEAR)
         return surround, margin
 
-    def read_tray(self, tray: np.ndarray) -> tuple[DieReading, ...]:
-        """The dice of a rectified tray floor on its own (``rectify``): a top beyond it is not seen."""
-        tray = straighten_tray(tray)
-        return self._read(tray, tray, 0)
+    def read_tray(self, tray: np.ndarray, px_per_mm: float = PX_PER_MM) -> tuple[DieReading, ...]:
+        """The dice of a rectified tray floor on its own (``rectify``: ``px_per_mm``, a tray of its size):
+        a top beyond it is not seen."""
+        height, width = tray.shape[:2]
+        view = TrayView(tray_layout(width / px_per_mm, height / px_per_mm), px_per_mm)
+        tray = straighten_tray(tray, view)
+        die_mm = measure_die(tray, view)
+        if die_mm is not None and abs(die_mm / (DIE_PX / px_per_mm) - 1.0) > DIE_SCALE_TOLERANCE:
+            scale = DIE_PX / die_mm / px_per_mm
+            tray = cv2.resize(tray, (round(width * scale), round(height * scale)), interpolation=cv2.INTER_LINEAR)
+            view = TrayView(view.layout, DIE_PX / die_mm)
+        return self._read(tray, tray, 0, view)
 
-    def surround_faces(self, floor: np.ndarray, surround: np.ndarray, margin: int) -> tuple[list[DieBlob], list[float], np.ndarray]:
+    def surround_faces(
+        self, floor: np.ndarray, surround: np.ndarray, margin: int, view: TrayView = REFERENCE_VIEW
+    ) -> tuple[list[DieBlob], list[float], np.ndarray]:
         """(the dice found on ``floor``, how much of each top face lies in ``surround``, their faces'
         features, cropped from ``surround``: a top beyond the floor is seen whole)."""
-        blobs = segment_dice(floor)
+        blobs = segment_dice(floor, view)
         if margin and blobs:
-            level = white_level(darkest_channel(floor))
+            level = white_level(darkest_channel(floor), view)
             blobs = [blob if _wholly_inside(floor.shape, blob) else top_beyond_floor(surround, margin, blob, level)
                      for blob in blobs]
         crops = [seen_face_crop(surround, DieBlob((b.centre[0] + margin, b.centre[1] + margin), b.angle_deg,
@@ -502,8 +777,8 @@ class DiceReader:
         seen = [fraction for _, fraction in crops]
         return blobs, seen, np.array(features, np.float32) if features else np.zeros((0, 0), np.float32)
 
-    def _read(self, floor: np.ndarray, surround: np.ndarray, margin: int) -> tuple[DieReading, ...]:
-        blobs, seen_fractions, features = self.surround_faces(floor, surround, margin)
+    def _read(self, floor: np.ndarray, surround: np.ndarray, margin: int, view: TrayView) -> tuple[DieReading, ...]:
+        blobs, seen_fractions, features = self.surround_faces(floor, surround, margin, view)
         if not blobs:
             return ()
         proba = self.classifier.predict_proba(features)
@@ -518,7 +793,7 @@ class DiceReader:
             # far side) is read from what is left of its symbol: doubtful.
             if seen < FACE_SEEN_AT_LEAST:
                 confidence *= 0.5
-            centre_mm = (blob.centre[0] / PX_PER_MM, blob.centre[1] / PX_PER_MM)
+            centre_mm = (blob.centre[0] / view.px_per_mm, blob.centre[1] / view.px_per_mm)
             readings.append(DieReading(self.classifier.classes[best], confidence, centre_mm))
         return tuple(readings)
 
@@ -527,4 +802,5 @@ class DiceReader:
         return None if plane is None else self.read_plane(frame, plane)
 
 
-__all__ = ["DIE_FACES", "DiceClassifier", "DiceReader", "DieBlob", "face_crop", "locate_tray", "segment_dice"]
+__all__ = ["DIE_FACES", "DiceClassifier", "DiceReader", "DieBlob", "TrayView", "face_crop", "locate_tray",
+           "measure_die", "measure_tray", "segment_dice"]

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import numpy as np
 
-from vision.dice.reader import PX_PER_MM, DiceReader, weights_path
+from vision.dice.reader import DiceReader, weights_path
 from vision.observation import DIE_FACES
 from vision.synth.dice import tray_scene
 
@@ -41,12 +41,12 @@ def labelled_features(n_scenes: int, seed: int) -> tuple[np.ndarray, np.ndarray,
             stats["no_tray"] += 1
             stats["missed"] += len(dice)
             continue
-        surround, margin = reader.rectify_surround(frame, plane)
-        blobs, _, features = reader.surround_faces(surround[margin:-margin, margin:-margin], surround, margin)
+        view, surround, margin = reader.view_surround(frame, plane)
+        blobs, _, features = reader.surround_faces(surround[margin:-margin, margin:-margin], surround, margin, view)
         tops = np.array([d.top_mm for d in dice])
         used: set[int] = set()
         for blob, feat in zip(blobs, features, strict=True):
-            c = np.array(blob.centre) / PX_PER_MM
+            c = np.array(blob.centre) / view.px_per_mm
             dist = np.hypot(*(tops - c).T)
             j = int(np.argmin(dist))
             if dist[j] > MATCH_MM or j in used:

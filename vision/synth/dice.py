@@ -187,7 +187,9 @@ def draw_die(
     side_shade = rng.uniform(0.68, 0.9) * light
     side_colour = tuple(float(v) for v in np.clip(side_shade * rng.uniform(0.96, 1.04, 3), 0, 1))
     cv2.fillConvexPoly(canvas, np.round(hull * 16).astype(np.int32), side_colour, lineType=cv2.LINE_AA, shift=4)
-    patch, alpha = top_face_patch(die.face, side, die.angle_deg, rng)
+    # cv2.boxPoints turns the body clockwise on the picture, getRotationMatrix2D the face anticlockwise:
+    # the face is turned by minus the angle to lie square on its body (a real die's top does).
+    patch, alpha = top_face_patch(die.face, side, -die.angle_deg, rng)
     patch = np.clip(patch * light, 0, 1)
     if tops_later is not None:
         tops_later.append((patch, alpha, top_c))
