@@ -21,7 +21,7 @@ import numpy as np
 from vision.board.locate import BOARD_LAYOUTS
 from vision.cells.cnn import single_threaded_blas
 from vision.dice.geometry import TRAY_LAYOUT
-from vision.dice.reader import DiceReader, locate_tray
+from vision.dice.reader import DiceReader
 from vision.marker_plane import LocatedPlane, PlaneLayout, detect_markers
 from vision.observation import BoardReading, Observation
 from vision.pirates.geometry import TRACK_LAYOUT
@@ -184,7 +184,7 @@ class TableReader:
             boards[slot] = board
         # Measured at 640 px wide: at the fast-path size a motion blur hides in the downscaling.
         extra: dict[str, Any] = {"sharpness": frame_sharpness(gray, width=640)}
-        tray_plane = locate_tray(markers)
+        tray_plane = self.dice_reader.locate(frame, markers, gray)  # its size measured from its stickers
         dice = None
         if tray_plane is not None:
             dice = self.dice_reader.read_plane(frame, tray_plane)

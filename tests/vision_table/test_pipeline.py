@@ -125,3 +125,18 @@ def test_new_dice_are_moving_for_one_frame_then_at_rest(reader, table_spec):
     assert filt.push(first) is None
     commits = [c for _ in range(4) if (c := filt.push(reader.read(render_table(rolled, rng)[0]))) is not None]
     assert len(commits) == 1 and sorted(commits[0].dice_faces) == ["crate", "crate", "log", "log", "log"]
+
+
+@pytest.mark.parametrize(("floor", "width", "height", "die"), [("light grey", 200.0, 140.0, 14.0), ("beige", 300.0, 200.0, 20.0)])
+def test_a_table_with_its_own_tray_reads_its_dice(reader, table_spec, floor, width, height, die):
+    """The whole frame with a tray of the table's own (floor, size, dice): the tray measured from its
+    stickers, its dice where they lie in it."""
+    from vision.synth.dice import TrayLook
+
+    spec = dataclasses.replace(table_spec, tray=TrayLook(floor, width, height, die))
+    frame, truth = render_table(spec, np.random.default_rng(3))
+    obs = reader.read(frame)
+    assert obs.dice is not None and sorted(obs.dice_faces) == sorted(truth.dice_faces)
+    tops = np.array([d.centre for d in truth.dice])
+    for die_read in obs.dice:
+        assert np.min(np.hypot(*(tops - np.array(die_read.centre)).T)) < 4.0

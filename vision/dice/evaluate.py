@@ -12,6 +12,7 @@ from __future__ import annotations
 import argparse
 import time
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
@@ -19,7 +20,7 @@ import numpy as np
 from vision.dice.geometry import TRAY_LAYOUT
 from vision.dice.reader import DiceReader
 from vision.marker_plane import detect_markers
-from vision.synth.dice import tray_scene
+from vision.synth.dice import TrayLook, tray_scene
 from vision.synth.table import px_per_mm_at
 
 MATCH_MM = 6.0
@@ -55,18 +56,22 @@ class DiceReport:
 
 
 def evaluate(
-    n_trays: int = 400, seed: int = 1_000_003, touching: bool | None = None, camera_cm: float | None = None
+    n_trays: int = 400, seed: int = 1_000_003, touching: bool | None = None, camera_cm: float | None = None,
+    look: Callable[[np.random.Generator], TrayLook] | None = None, reader: DiceReader | None = None,
 ) -> DiceReport:
     """The reader on ``n_trays`` synthetic trays; with ``camera_cm``, seen from that height (+-10 %, where
-    the tray lies in the frame)."""
+    the tray lies in the frame); with ``look``, trays it draws (floor, size, dice), else the reference
+    tray of the drawn floors."""
     rng = np.random.default_rng(seed)
-    reader = DiceReader()
+    reader = reader or DiceReader()
     report = DiceReport(0, 0, 0, 0, 0, 0, Counter(), 0.0)
     spent = 0.0
     for _ in range(n_trays):
         px_per_mm = None if camera_cm is None else px_per_mm_at(camera_cm) * float(rng.uniform(0.9, 1.1))
-        frame, dice, _ = tray_scene(rng, touching=touching, px_per_mm=px_per_mm)
+        tray_look = None if look is None else look(rng)
+        frame, dice, _ = tray_scene(rng, touching=touching, px_per_mm=px_per_mm, look=tray_look)
         markers = detect_markers(frame, (TRAY_LAYOUT,))
+        reader.tray_mm = None  # another table: nothing remembered of the last tray
         t0 = time.perf_counter()
         readings = reader.read(frame, markers)
         spent += time.perf_counter() - t0

@@ -221,6 +221,16 @@ def darkest_channel(tray: np.ndarray) -> np.ndarray:
     return cv2.min(cv2.min(tray[:, :, 0], tray[:, :, 1]), tray[:, :, 2])
 
 
+def whiteness(tray: np.ndarray) -> np.ndarray:
+    """The darkest channel less half the pixel's colourfulness (max - min channel): what tells the dice
+    from the floor. A light coloured floor (cream, beige, pale blue) is nearly as bright as the dice in
+    its darkest channel, but coloured: this takes it well down, while the dice's white and grey stay
+    (a lamp's colour cast leaves them a little colourful, hence only half)."""
+    darkest = darkest_channel(tray)
+    brightest = cv2.max(cv2.max(tray[:, :, 0], tray[:, :, 1]), tray[:, :, 2])
+    return cv2.subtract(darkest, cv2.subtract(brightest, darkest) // 2)
+
+
 # Each tray marker's dark square, in its white sticker, is looked for this far around its printed place
 # in the rectified tray; when one is found more than STICKER_OFF_MM from it, the view is re-warped to put
 # the squares in place. A tray located from three markers is 1-8 mm off at the fourth corner (90 cm up:
@@ -316,6 +326,27 @@ _DICE_WHITE_QUANTILE = 0.999
 _ABOVE_FLOOR_MIN = 12.0
 
 
+# On a light floor only the dice's tops clear the level (their shaded sides are as grey as the floor), and
+# the white ring around a big symbol, blurred from far, breaks into pieces: pieces this close (an eighth of
+# a die) are one top, drawn whole as their convex hull.
+_TOP_PIECES_GAP_PX = int(0.125 * DIE_PX) | 1
+
+
+def _whole_tops(mask: np.ndarray) -> np.ndarray:
+    """``mask`` with each group of nearby pieces filled out to its convex hull."""
+    grouped = cv2.dilate(mask, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (_TOP_PIECES_GAP_PX, _TOP_PIECES_GAP_PX)))
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(grouped, connectivity=8)
+    out = mask.copy()
+    for j in range(1, n):
+        x, y, w, h = stats[j, :4]
+        pieces = (labels[y:y + h, x:x + w] == j) & (mask[y:y + h, x:x + w] > 0)
+        points = cv2.findNonZero(pieces.view(np.uint8))
+        if points is None or len(points) < 3:
+            continue
+        cv2.fillConvexPoly(out, cv2.convexHull(points + np.array([x, y], np.int32)), 255)
+    return out
+
+
 def _off_stickers(shape: tuple[int, ...], view: TrayView) -> np.ndarray:
     """Mask (uint8) of the floor without its corner stickers."""
     h, w = shape[:2]
@@ -327,7 +358,7 @@ def _off_stickers(shape: tuple[int, ...], view: TrayView) -> np.ndarray:
 
 
 def white_level(darkest: np.ndarray, view: TrayView = REFERENCE_VIEW) -> float:
-    """The level of the floor's darkest channel above which a pixel is the dice's white or grey.
+    """The level of the floor's ``whiteness`` (``darkest``) above which a pixel is the dice's white or grey.
 
     Measured between the floor and the dice's white as this tray shows them: the floor is the median of
     the floor (off its stickers), the dice's white its brightest thousandth. On a dark floor (felt, wood:
@@ -335,25 +366,34 @@ def white_level(darkest: np.ndarray, view: TrayView = REFERENCE_VIEW) -> float:
     count too); on a light one (grey, beige, cream) halfway up to the dice's white, where a fixed step
     above the floor would put it above the dice themselves (a light grey floor gave no die at all).
     """
+    return _levels(darkest, view)[0]
+
+
+def _levels(darkest: np.ndarray, view: TrayView) -> tuple[float, bool]:
+    """(``white_level``, whether the floor is light: the level set halfway up to the dice's white)."""
     hist = cv2.calcHist([darkest], [0], _off_stickers(darkest.shape, view), [256], [0, 256]).ravel()
     cumulative = np.cumsum(hist)
     floor_level = float(np.searchsorted(cumulative, cumulative[-1] / 2))
     dice_white = float(np.searchsorted(cumulative, cumulative[-1] * _DICE_WHITE_QUANTILE))
     otsu, _ = cv2.threshold(darkest, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
     halfway = max((floor_level + dice_white) / 2, floor_level + _ABOVE_FLOOR_MIN)
-    return min(max(otsu, floor_level + 35), halfway)
+    dark_floor_level = max(otsu, floor_level + 35)
+    return min(dark_floor_level, halfway), halfway < dark_floor_level
 
 
 def dice_outlines(darkest: np.ndarray, view: TrayView = REFERENCE_VIEW) -> list[np.ndarray]:
     """Outlines of the white blobs (dice, touching dice as one) on the rectified tray floor, from its
-    darkest channel."""
+    ``whiteness`` (``darkest``)."""
     h, w = darkest.shape
-    _, mask = cv2.threshold(darkest, white_level(darkest, view), 255, cv2.THRESH_BINARY)
+    level, light_floor = _levels(darkest, view)
+    _, mask = cv2.threshold(darkest, level, 255, cv2.THRESH_BINARY)
     s = round(STICKER_MM * view.px_per_mm) + 2
     for y0, x0 in ((0, 0), (0, w - s), (h - s, w - s), (h - s, 0)):
         mask[y0:y0 + s, x0:x0 + s] = 0
     mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
     mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (7, 7)))
+    if light_floor:
+        mask = _whole_tops(mask)
     # Outer outlines only: the symbols (holes in the white) are filled in.
     contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     return list(contours)
@@ -454,7 +494,7 @@ def segment_dice(tray: np.ndarray, view: TrayView = REFERENCE_VIEW) -> list[DieB
     and the camera's lean measured on the other dice.
     """
     darkest = darkest_channel(tray)
-    outlines = dice_outlines(darkest, view)
+    outlines = dice_outlines(whiteness(tray), view)
     top_area = DIE_PX * DIE_PX
     height, width = darkest.shape
     pad = WHITE_PX // 2 + 1
@@ -566,7 +606,7 @@ def measure_die(tray: np.ndarray, view: TrayView = REFERENCE_VIEW) -> float | No
     or over all blobs near the smallest when no blob shows just one.
     """
     darkest = darkest_channel(tray)
-    outlines = dice_outlines(darkest, view)
+    outlines = dice_outlines(whiteness(tray), view)
     least_top = (DIE_MM_RANGE[0] * view.px_per_mm) ** 2
     height, width = darkest.shape
     pad = WHITE_PX // 2 + 1
@@ -627,7 +667,7 @@ def top_beyond_floor(surround: np.ndarray, margin: int, blob: DieBlob, level: fl
     x0, y0 = max(int(cx) - reach, 0), max(int(cy) - reach, 0)
     x1, y1 = min(int(cx) + reach, surround.shape[1]), min(int(cy) + reach, surround.shape[0])
     darkest = darkest_channel(surround[y0:y1, x0:x1])
-    white = (darkest >= level).astype(np.uint8)
+    white = (whiteness(surround[y0:y1, x0:x1]) >= level).astype(np.uint8)
     white = cv2.morphologyEx(white, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (7, 7)))
     # The die's white: the component with most white pixels within half a die of the first guess.
     n, labels = cv2.connectedComponents(white, connectivity=8)
@@ -768,7 +808,7 @@ class DiceReader:
         features, cropped from ``surround``: a top beyond the floor is seen whole)."""
         blobs = segment_dice(floor, view)
         if margin and blobs:
-            level = white_level(darkest_channel(floor), view)
+            level = white_level(whiteness(floor), view)
             blobs = [blob if _wholly_inside(floor.shape, blob) else top_beyond_floor(surround, margin, blob, level)
                      for blob in blobs]
         crops = [seen_face_crop(surround, DieBlob((b.centre[0] + margin, b.centre[1] + margin), b.angle_deg,

@@ -1,7 +1,9 @@
 """Train the dice face classifier on synthetic trays: ``python -m vision.dice.train``.
 
-Every training face goes through the same path as a real frame (markers -> the tray and its surround
-rectified -> split -> face crop -> features), so the classifier learns what the reader really sees.
+Every training face goes through the same path as a real frame (markers -> the tray measured, and its
+surround rectified at its dice's measured size -> split -> face crop -> features), so the classifier
+learns what the reader really sees. Trays of the training floors and sizes only
+(``vision.synth.dice.training_look``): the benchmark's held-out floors and sizes are never seen.
 The network is tiny (features -> 48 ReLU -> 6) and trained with plain NumPy (Adam, full batch); the weights are written to
 ``vision/dice/dice_weights.npz``. Deterministic for a given ``--seed``.
 """
@@ -16,7 +18,7 @@ import numpy as np
 
 from vision.dice.reader import DiceReader, weights_path
 from vision.observation import DIE_FACES
-from vision.synth.dice import tray_scene
+from vision.synth.dice import training_look, tray_scene
 
 MATCH_MM = 6.0
 
@@ -33,7 +35,7 @@ def labelled_features(n_scenes: int, seed: int) -> tuple[np.ndarray, np.ndarray,
     ys: list[int] = []
     stats = {"scenes": 0, "no_tray": 0, "dice": 0, "missed": 0, "spurious": 0}
     for _ in range(n_scenes):
-        frame, dice, _ = tray_scene(rng)
+        frame, dice, _ = tray_scene(rng, look=training_look(rng))
         stats["scenes"] += 1
         stats["dice"] += len(dice)
         plane = reader.locate(frame)

@@ -1,0 +1,104 @@
+"""Dice on any plain tray: ``.venv/bin/python benchmarks/bench_dice.py`` (``--trays N`` per floor).
+
+Prints the share of dice read right (found within 6 mm of its top face and its face right; missed and
+spurious dice count as errors) per tray floor colour and per tray size / die size, and the die size the
+reader measured against the truth.
+
+How the test data differs from the training data (``vision.dice.train``, ``vision.synth.dice``):
+- floors: the held-out floors (``HELD_OUT_FLOORS``: light grey, beige, dark grey, dark green felt, light
+  wood, brown, orange, pink, purple) are never drawn in training; the five classic floors (green, blue
+  and red felt, black, wood), which training draws, are reported apart, marked "(trained)";
+- sizes: training trays are 21.5-28.5 x 14.8-19.2 cm with dice of 15-19 mm; here each floor is read in
+  three groups: the smallest tray of the range (20 x 14 cm) with 14 mm dice, the largest (30 x 20 cm)
+  with 20 mm dice, and any tray of 20-30 x 14-20 cm with any dice of 14-20 mm (mostly outside training's);
+- dice and views: another seed (other throws, turns, leans, lighting, camera heights 48-90 cm).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from vision.dice.evaluate import DiceReport, evaluate  # noqa: E402
+from vision.dice.geometry import TRAY_LAYOUT  # noqa: E402
+from vision.dice.reader import PX_PER_MM, DiceReader, TrayView, measure_die  # noqa: E402
+from vision.marker_plane import detect_markers  # noqa: E402
+from vision.synth.dice import FLOOR_COLOURS, HELD_OUT_FLOORS, TrayLook, tray_scene  # noqa: E402
+
+CLASSIC_FLOORS = ("green felt", "blue felt", "red felt", "black", "wood")
+assert len(CLASSIC_FLOORS) == len(FLOOR_COLOURS)
+
+SIZE_GROUPS = {
+    "20x14 cm, 14 mm dice": lambda floor, rng: TrayLook(floor, 200.0, 140.0, 14.0),
+    "30x20 cm, 20 mm dice": lambda floor, rng: TrayLook(floor, 300.0, 200.0, 20.0),
+    "any 20-30 x 14-20 cm, 14-20 mm": lambda floor, rng: TrayLook(
+        floor, float(rng.uniform(200, 300)), float(rng.uniform(140, 200)), float(rng.uniform(14, 20))),
+}
+
+
+def die_size_errors(n_trays: int, seed: int) -> np.ndarray:
+    """Measured die side less the true one (mm) on trays of held-out floors and any size."""
+    rng = np.random.default_rng(seed)
+    reader = DiceReader()
+    errors = []
+    for k in range(n_trays):
+        floor = HELD_OUT_FLOORS[k % len(HELD_OUT_FLOORS)]
+        look = SIZE_GROUPS["any 20-30 x 14-20 cm, 14-20 mm"](floor, rng)
+        frame, _, _ = tray_scene(rng, look=look)
+        reader.tray_mm = None
+        plane = reader.locate(frame, detect_markers(frame, (TRAY_LAYOUT,)))
+        measured = None if plane is None else measure_die(plane.rectify(frame, PX_PER_MM), TrayView(plane.layout))
+        errors.append(np.nan if measured is None else measured - look.die_mm)
+    return np.array(errors)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--trays", type=int, default=30, help="trays per floor and size group (5 dice each)")
+    parser.add_argument("--seed", type=int, default=20_261_124)
+    args = parser.parse_args(argv)
+    if args.trays < 1:
+        print("bench_dice: --trays must be at least 1", file=sys.stderr)
+        return 2
+    reader = DiceReader()
+    t0 = time.perf_counter()
+    by_size: dict[str, list[DiceReport]] = {name: [] for name in SIZE_GROUPS}
+    total = [0, 0]
+    print(f"dice read right, {args.trays} trays (5 dice) per floor and size group, camera 48-90 cm:")
+    floors = (*HELD_OUT_FLOORS, *CLASSIC_FLOORS)
+    for f, floor in enumerate(floors):
+        reports = []
+        for g, (name, make) in enumerate(SIZE_GROUPS.items()):
+            seed = args.seed + 1000 * g + f
+            report = evaluate(args.trays, seed, look=lambda rng, make=make, floor=floor: make(floor, rng), reader=reader)
+            reports.append(report)
+            by_size[name].append(report)
+        right = sum(r.right for r in reports)
+        dice = sum(r.dice + r.spurious for r in reports)
+        total[0] += right
+        total[1] += dice
+        trained = " (trained)" if floor in CLASSIC_FLOORS else ""
+        detail = ", ".join(f"{r.right}/{r.dice + r.spurious}" for r in reports)
+        print(f"  {floor + trained:24s} {100 * right / max(dice, 1):7.2f} %  ({detail})")
+    print("by tray and die size (every floor):")
+    for name, reports in by_size.items():
+        right = sum(r.right for r in reports)
+        dice = sum(r.dice + r.spurious for r in reports)
+        print(f"  {name:32s} {100 * right / max(dice, 1):7.2f} %  ({right}/{dice})")
+    print(f"all: {100 * total[0] / max(total[1], 1):.3f} % of {total[1]} dice right")
+    errors = die_size_errors(max(args.trays, 20), args.seed + 7)
+    seen = errors[np.isfinite(errors)]
+    print(f"die size measured: {len(seen)}/{len(errors)} trays, error median {np.median(np.abs(seen)):.2f} mm, "
+          f"95th percentile {np.percentile(np.abs(seen), 95):.2f} mm, worst {np.abs(seen).max():.2f} mm")
+    print(f"({time.perf_counter() - t0:.0f} s)")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
