@@ -327,14 +327,21 @@ _ABOVE_FLOOR_MIN = 12.0
 
 
 # On a light floor only the dice's tops clear the level (their shaded sides are as grey as the floor), and
-# the white ring around a big symbol, blurred from far, breaks into pieces: pieces this close (an eighth of
-# a die) are one top, drawn whole as their convex hull.
+# the white around a big symbol (a crate, a cross's arms), blurred from far, breaks into pieces: pieces this
+# close (an eighth of a die) are one top, and a piece smaller than half a top is one with any within a
+# third of a die; each group is drawn whole as its convex hull.
 _TOP_PIECES_GAP_PX = int(0.125 * DIE_PX) | 1
+_SMALL_PIECE_GAP_PX = int(0.35 * DIE_PX) | 1
 
 
 def _whole_tops(mask: np.ndarray) -> np.ndarray:
     """``mask`` with each group of nearby pieces filled out to its convex hull."""
     grouped = cv2.dilate(mask, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (_TOP_PIECES_GAP_PX, _TOP_PIECES_GAP_PX)))
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    small = np.isin(labels, 1 + np.nonzero(stats[1:, cv2.CC_STAT_AREA] < 0.5 * DIE_PX * DIE_PX)[0]).view(np.uint8)
+    if small.any():
+        reach = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (_SMALL_PIECE_GAP_PX, _SMALL_PIECE_GAP_PX))
+        grouped = cv2.max(grouped, cv2.dilate(small * 255, reach))
     n, labels, stats, _ = cv2.connectedComponentsWithStats(grouped, connectivity=8)
     out = mask.copy()
     for j in range(1, n):
@@ -369,24 +376,50 @@ def white_level(darkest: np.ndarray, view: TrayView = REFERENCE_VIEW) -> float:
     return _levels(darkest, view)[0]
 
 
-def _levels(darkest: np.ndarray, view: TrayView) -> tuple[float, bool]:
+def _levels(darkest: np.ndarray, view: TrayView, halfway: bool = False) -> tuple[float, bool]:
     """(``white_level``, whether the floor is light: the level set halfway up to the dice's white)."""
     hist = cv2.calcHist([darkest], [0], _off_stickers(darkest.shape, view), [256], [0, 256]).ravel()
     cumulative = np.cumsum(hist)
     floor_level = float(np.searchsorted(cumulative, cumulative[-1] / 2))
     dice_white = float(np.searchsorted(cumulative, cumulative[-1] * _DICE_WHITE_QUANTILE))
     otsu, _ = cv2.threshold(darkest, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
-    halfway = max((floor_level + dice_white) / 2, floor_level + _ABOVE_FLOOR_MIN)
+    middle = max((floor_level + dice_white) / 2, floor_level + _ABOVE_FLOOR_MIN)
     dark_floor_level = max(otsu, floor_level + 35)
-    return min(dark_floor_level, halfway), halfway < dark_floor_level
+    return (middle if halfway else min(dark_floor_level, middle)), middle < dark_floor_level
 
 
-def dice_outlines(darkest: np.ndarray, view: TrayView = REFERENCE_VIEW) -> list[np.ndarray]:
-    """Outlines of the white blobs (dice, touching dice as one) on the rectified tray floor, from its
-    ``whiteness`` (``darkest``)."""
-    h, w = darkest.shape
-    level, light_floor = _levels(darkest, view)
-    _, mask = cv2.threshold(darkest, level, 255, cv2.THRESH_BINARY)
+@dataclass(frozen=True)
+class FloorLevels:
+    """How the dice are told from a tray's floor: above ``level`` in the darkest channel on a dark floor,
+    in the ``whiteness`` on a light one (``light``)."""
+
+    level: float
+    light: bool
+
+    def image(self, tray: np.ndarray) -> np.ndarray:
+        return whiteness(tray) if self.light else darkest_channel(tray)
+
+
+def floor_levels(tray: np.ndarray, view: TrayView = REFERENCE_VIEW, halfway: bool = False) -> FloorLevels:
+    """The ``FloorLevels`` of a rectified tray: a floor is light when the level halfway up from it to the
+    dice's white lies below the dark floors' level (``white_level``); the dice are then found in the
+    whiteness, which also takes a light floor's colour off it. With ``halfway`` the level is halfway up
+    from the floor to the dice's white on any floor: where a blurred edge is (for measuring the dice)."""
+    darkest = darkest_channel(tray)
+    level, light = _levels(darkest, view)
+    image = whiteness(tray) if light else darkest
+    if halfway:
+        return FloorLevels(_levels(image, view, halfway=True)[0], light)
+    return FloorLevels(_levels(image, view)[0], True) if light else FloorLevels(level, False)
+
+
+def dice_outlines(tray: np.ndarray, view: TrayView = REFERENCE_VIEW, levels: FloorLevels | None = None) -> list[np.ndarray]:
+    """Outlines of the white blobs (dice, touching dice as one) on the rectified tray floor (BGR)."""
+    levels = levels or floor_levels(tray, view)
+    image = levels.image(tray)
+    h, w = image.shape
+    light_floor = levels.light
+    _, mask = cv2.threshold(image, levels.level, 255, cv2.THRESH_BINARY)
     s = round(STICKER_MM * view.px_per_mm) + 2
     for y0, x0 in ((0, 0), (0, w - s), (h - s, w - s), (h - s, 0)):
         mask[y0:y0 + s, x0:x0 + s] = 0
@@ -494,7 +527,7 @@ def segment_dice(tray: np.ndarray, view: TrayView = REFERENCE_VIEW) -> list[DieB
     and the camera's lean measured on the other dice.
     """
     darkest = darkest_channel(tray)
-    outlines = dice_outlines(whiteness(tray), view)
+    outlines = dice_outlines(tray, view)
     top_area = DIE_PX * DIE_PX
     height, width = darkest.shape
     pad = WHITE_PX // 2 + 1
@@ -606,7 +639,7 @@ def measure_die(tray: np.ndarray, view: TrayView = REFERENCE_VIEW) -> float | No
     or over all blobs near the smallest when no blob shows just one.
     """
     darkest = darkest_channel(tray)
-    outlines = dice_outlines(whiteness(tray), view)
+    outlines = dice_outlines(tray, view, floor_levels(tray, view, halfway=True))
     least_top = (DIE_MM_RANGE[0] * view.px_per_mm) ** 2
     height, width = darkest.shape
     pad = WHITE_PX // 2 + 1
@@ -656,18 +689,18 @@ def _wholly_inside(shape: tuple[int, ...], blob: DieBlob) -> bool:
     return _EDGE_PX + reach <= x < width - _EDGE_PX - reach and _EDGE_PX + reach <= y < height - _EDGE_PX - reach
 
 
-def top_beyond_floor(surround: np.ndarray, margin: int, blob: DieBlob, level: float) -> DieBlob:
+def top_beyond_floor(surround: np.ndarray, margin: int, blob: DieBlob, levels: FloorLevels) -> DieBlob:
     """``blob`` (floor pixels) with its top face found again in ``surround`` (the floor and ``margin``
     pixels beyond it on every side): a die by the wall leans out over the floor's edge, and on the floor
     alone its symbol was cut, which put the top's centre off. The symbol nearest the first guess, within
-    a die, among the dark patches enclosed by the white (above ``level``, as ``white_level`` set it on
-    the floor) that the die's own white belongs to; the blob as it was when there is none."""
+    a die, among the dark patches enclosed by the white (above ``levels``, as ``floor_levels`` set them
+    on the floor) that the die's own white belongs to; the blob as it was when there is none."""
     cx, cy = blob.centre[0] + margin, blob.centre[1] + margin
     reach = int(1.5 * DIE_PX)
     x0, y0 = max(int(cx) - reach, 0), max(int(cy) - reach, 0)
     x1, y1 = min(int(cx) + reach, surround.shape[1]), min(int(cy) + reach, surround.shape[0])
     darkest = darkest_channel(surround[y0:y1, x0:x1])
-    white = (whiteness(surround[y0:y1, x0:x1]) >= level).astype(np.uint8)
+    white = (levels.image(surround[y0:y1, x0:x1]) >= levels.level).astype(np.uint8)
     white = cv2.morphologyEx(white, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (7, 7)))
     # The die's white: the component with most white pixels within half a die of the first guess.
     n, labels = cv2.connectedComponents(white, connectivity=8)
@@ -725,12 +758,14 @@ class DiceReader:
     The tray's size is measured from its stickers (``locate``), the dice's from their blobs
     (``measure_die``); the floor is then rectified so that a die is DIE_PX a side, whatever the tray and
     the dice. A tray seen with markers on one side only takes its other side from the last tray measured
-    whole.
+    whole (the tray of this table: the last measured with all four stickers in view holds while one is
+    covered). ``die_mm`` gives the dice's side instead when it is known (nothing is measured then).
     """
 
-    def __init__(self, classifier: DiceClassifier | None = None) -> None:
+    def __init__(self, classifier: DiceClassifier | None = None, die_mm: float | None = None) -> None:
         self.classifier = classifier or DiceClassifier()
         self.tray_mm: tuple[float, float] | None = None
+        self.die_mm = die_mm
 
     def locate(
         self, frame: np.ndarray, markers: dict[int, np.ndarray] | None = None, gray: np.ndarray | None = None
@@ -742,9 +777,14 @@ class DiceReader:
         if markers is None:
             markers = detect_markers(gray, (TRAY_LAYOUT,))
         known = getattr(self, "tray_mm", None)  # (a reader made without __init__ remembers nothing)
+        whole = all(m in markers for m in TRAY_LAYOUT.marker_origins)
+        if known is not None and not whole:
+            # A tray is measured best with all four stickers in view; with one covered (a hand, a die) the
+            # last such measurement holds (three markers put the fourth corner millimetres off).
+            refined = {m: refine_marker_corners(gray, c) for m, c in markers.items() if m in TRAY_LAYOUT.marker_origins}
+            return locate_plane(refined, tray_layout(*known), min_markers=2)
         plane = locate_tray(markers, known, gray)
-        seen = [MARKER_FROM_FAR_SIDE[m] for m in TRAY_LAYOUT.marker_origins if m in markers]
-        if plane is not None and all(len({far[axis] for far in seen}) == 2 for axis in (0, 1)):
+        if plane is not None and whole:
             self.tray_mm = (plane.layout.width_mm, plane.layout.height_mm)
         return plane
 
@@ -765,7 +805,7 @@ class DiceReader:
         own when ``measure_die`` finds them other than the reference dice."""
         view = TrayView(plane.layout, PX_PER_MM)
         surround, margin = self.rectify_surround(frame, plane, view)
-        die_mm = measure_die(surround[margin:-margin, margin:-margin], view)
+        die_mm = getattr(self, "die_mm", None) or measure_die(surround[margin:-margin, margin:-margin], view)
         if die_mm is not None and abs(die_mm / DIE_MM - 1.0) > DIE_SCALE_TOLERANCE:
             view = TrayView(plane.layout, DIE_PX / die_mm)
             surround, margin = self.rectify_surround(frame, plane, view)
@@ -788,13 +828,16 @@ class DiceReader:
                                            (surround.shape[1], surround.shape[0]), flags=cv2.INTER_LINEAR)
         return surround, margin
 
-    def read_tray(self, tray: np.ndarray, px_per_mm: float = PX_PER_MM) -> tuple[DieReading, ...]:
+    def read_tray(
+        self, tray: np.ndarray, px_per_mm: float = PX_PER_MM, die_mm: float | None = None
+    ) -> tuple[DieReading, ...]:
         """The dice of a rectified tray floor on its own (``rectify``: ``px_per_mm``, a tray of its size):
-        a top beyond it is not seen."""
+        a top beyond it is not seen. The dice's side is measured (``measure_die``) unless ``die_mm`` says
+        it."""
         height, width = tray.shape[:2]
         view = TrayView(tray_layout(width / px_per_mm, height / px_per_mm), px_per_mm)
         tray = straighten_tray(tray, view)
-        die_mm = measure_die(tray, view)
+        die_mm = die_mm or getattr(self, "die_mm", None) or measure_die(tray, view)
         if die_mm is not None and abs(die_mm / (DIE_PX / px_per_mm) - 1.0) > DIE_SCALE_TOLERANCE:
             scale = DIE_PX / die_mm / px_per_mm
             tray = cv2.resize(tray, (round(width * scale), round(height * scale)), interpolation=cv2.INTER_LINEAR)
@@ -808,8 +851,8 @@ class DiceReader:
         features, cropped from ``surround``: a top beyond the floor is seen whole)."""
         blobs = segment_dice(floor, view)
         if margin and blobs:
-            level = white_level(whiteness(floor), view)
-            blobs = [blob if _wholly_inside(floor.shape, blob) else top_beyond_floor(surround, margin, blob, level)
+            levels = floor_levels(floor, view)
+            blobs = [blob if _wholly_inside(floor.shape, blob) else top_beyond_floor(surround, margin, blob, levels)
                      for blob in blobs]
         crops = [seen_face_crop(surround, DieBlob((b.centre[0] + margin, b.centre[1] + margin), b.angle_deg,
                                                   b.area_units)) for b in blobs]
