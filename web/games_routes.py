@@ -13,7 +13,7 @@ import dataclasses
 import json
 import threading
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 from flask import (
@@ -258,26 +258,8 @@ def events() -> Response:
         raise TooManyPages("too many live pages are open; close some and reload")
     limit = request.args.get("limit", type=int)  # bounded streams, for tests
 
-    def stream() -> Iterator[str]:
-        hub.join()
-        try:
-            yield "retry: 2000\n\n"
-            version, payload = hub.version, hub.payload
-            if version:
-                yield f"event: state\ndata: {payload}\n\n"
-            sent = 1
-            while limit is None or sent < limit:
-                new_version, payload = hub.wait(version, SSE_HEARTBEAT)
-                if new_version == version:
-                    yield ": ping\n\n"
-                    continue
-                version = new_version
-                yield f"event: state\ndata: {payload}\n\n"
-                sent += 1
-        finally:
-            hub.leave()
-
-    response = Response(stream_with_context(stream()), mimetype="text/event-stream")
+    stream = hub.stream(SSE_HEARTBEAT, limit, first_always=False)
+    response = Response(stream_with_context(stream), mimetype="text/event-stream")
     response.headers["Cache-Control"] = "no-store"
     response.headers["X-Accel-Buffering"] = "no"
     return response

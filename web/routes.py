@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import re
 import time
-from collections.abc import Iterator
 from typing import Any
 
 from flask import (
@@ -164,26 +163,9 @@ def events() -> Response:
         return answer_error("Too many live pages are open; close some and reload.", 503)
     limit = request.args.get("limit", type=int)  # bounded streams, for tests and the benchmark
 
-    def stream() -> Iterator[str]:
-        hub.join()
-        try:
-            yield "retry: 2000\n\n"
-            svc.wait_published(1.0)  # the first event is the table as it is now, not before the last change
-            version, payload = hub.version, hub.payload
-            yield f"event: state\ndata: {payload}\n\n"
-            sent = 1
-            while limit is None or sent < limit:
-                new_version, payload = hub.wait(version, SSE_HEARTBEAT)
-                if new_version == version:
-                    yield ": ping\n\n"
-                    continue
-                version = new_version
-                yield f"event: state\ndata: {payload}\n\n"
-                sent += 1
-        finally:
-            hub.leave()
-
-    response = Response(stream_with_context(stream()), mimetype="text/event-stream")
+    # The first event is the table as it is now, not before the last change.
+    stream = hub.stream(SSE_HEARTBEAT, limit, before_first=lambda: svc.wait_published(1.0))
+    response = Response(stream_with_context(stream), mimetype="text/event-stream")
     response.headers["Cache-Control"] = "no-store"
     response.headers["X-Accel-Buffering"] = "no"
     return response

@@ -12,7 +12,7 @@ import logging
 import secrets
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from companion.errors import UserError
@@ -64,6 +64,30 @@ class Hub:
         with self._cond:
             self._cond.wait_for(lambda: self.version != after, timeout=timeout)
             return self.version, self.payload
+
+    def stream(self, heartbeat: float, limit: int | None = None, *, first_always: bool = True,
+               before_first: Callable[[], object] | None = None) -> Iterator[str]:
+        """Server-sent events: the payload now (``first_always``; else only once something was published),
+        then every new version, a comment line as heartbeat; ``limit`` events at most (tests, benchmarks)."""
+        self.join()
+        try:
+            yield "retry: 2000\n\n"
+            if before_first is not None:
+                before_first()
+            version, payload = self.version, self.payload
+            if first_always or version:
+                yield f"event: state\ndata: {payload}\n\n"
+            sent = 1
+            while limit is None or sent < limit:
+                new_version, payload = self.wait(version, heartbeat)
+                if new_version == version:
+                    yield ": ping\n\n"
+                    continue
+                version = new_version
+                yield f"event: state\ndata: {payload}\n\n"
+                sent += 1
+        finally:
+            self.leave()
 
 
 class TableService:
