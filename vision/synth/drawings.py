@@ -108,6 +108,14 @@ GLYPHS: dict[str, list[Strokes]] = {
 }
 
 
+def _marker_colour(rng: np.random.Generator, weights: tuple[float, ...]) -> tuple[int, int, int]:
+    """One marker's ink: the first ``len(weights)`` of INK_COLOURS, so weighted, a little off its colour."""
+    name = str(rng.choice(list(INK_COLOURS)[:len(weights)], p=list(weights)))
+    base = np.asarray(INK_COLOURS[name], dtype=np.float64)
+    b, g, r = (int(v) for v in np.clip(base + rng.normal(0, 12, 3), 0, 255))
+    return b, g, r
+
+
 @dataclass(frozen=True)
 class Hand:
     """One player's drawing habits. ``Hand.random(rng)`` gives a fresh plausible hand."""
@@ -125,7 +133,7 @@ class Hand:
     glyph_variant: int = 0
     opacity: float = 0.9
     family: str = ""  # the ``vision.synth.hands`` family this hand belongs to ('' for a hand made by hand)
-    letter_font: str = ""  # a font file (``hands.FONT_ROOT``-relative) for letters and digits; '' none
+    letter_font: str = ""  # the path of a font file for letters and digits ('' none)
     font_weight: int = 0  # extra stroke width of ``letter_font``'s letters (a broad marker)
     lowercase: float = 0.0  # share of persons written in lower case
     circle_style: int = 0  # 0 closed round, 1 open, 2 oval, 3 loose overlapping loop
@@ -134,11 +142,8 @@ class Hand:
     @classmethod
     def _classic(cls, rng: np.random.Generator) -> Hand:
         """The generator's first hands (stroke and Hershey letters, four styles a symbol)."""
-        name = str(rng.choice(list(INK_COLOURS)[:4], p=[0.45, 0.25, 0.15, 0.15]))
-        base = np.asarray(INK_COLOURS[name], dtype=np.float64)
-        colour = tuple(int(v) for v in np.clip(base + rng.normal(0, 12, 3), 0, 255))
         return cls(
-            colour=colour,  # type: ignore[arg-type]
+            colour=_marker_colour(rng, (0.45, 0.25, 0.15, 0.15)),
             stroke=float(rng.uniform(0.025, 0.075)),
             wobble=float(rng.uniform(0.0, 0.035)),
             slant=float(rng.uniform(-0.25, 0.25)),
@@ -165,9 +170,7 @@ class Hand:
             pool = families or FAMILY_NAMES
             family = str(pool[int(rng.integers(len(pool)))])
         fam = family_named(family)
-        name = str(rng.choice(list(INK_COLOURS), p=[0.42, 0.25, 0.13, 0.13, 0.07]))
-        base = np.asarray(INK_COLOURS[name], dtype=np.float64)
-        colour = tuple(int(v) for v in np.clip(base + rng.normal(0, 12, 3), 0, 255))
+        colour = _marker_colour(rng, (0.42, 0.25, 0.13, 0.13, 0.07))
         letters = str(fam.letters[int(rng.integers(len(fam.letters)))])
         path = font_path(letters)
         if path is not None and not path.is_file():
@@ -178,7 +181,7 @@ class Hand:
             return int(styles[int(rng.integers(len(styles)))])
 
         return cls(
-            colour=colour,  # type: ignore[arg-type]
+            colour=colour,
             stroke=float(rng.uniform(*fam.stroke)),
             wobble=float(rng.uniform(*fam.wobble)),
             slant=float(rng.uniform(*fam.slant)),
