@@ -518,6 +518,16 @@ def _split(points: np.ndarray, k: int, seeds: list[tuple[float, float]]) -> list
     return [points[assign.ravel() == j] for j in range(k)]
 
 
+def _outline_patch(outline: np.ndarray, pad: int, width: int, height: int) -> tuple[np.ndarray, tuple[int, int, int, int]]:
+    """An outline filled in (1 inside) on its bounding box grown by ``pad`` within the picture, and that box
+    (x0, y0, x1, y1)."""
+    x, y, w, h = cv2.boundingRect(outline)
+    x0, y0, x1, y1 = max(x - pad, 0), max(y - pad, 0), min(x + w + pad, width), min(y + h + pad, height)
+    blob = np.zeros((y1 - y0, x1 - x0), np.uint8)
+    cv2.drawContours(blob, [outline], -1, 1, -1, offset=(-x0, -y0))
+    return blob, (x0, y0, x1, y1)
+
+
 def segment_dice(tray: np.ndarray, view: TrayView = REFERENCE_VIEW) -> list[DieBlob]:
     """The dice lying in a rectified tray: each top face's centre and axes.
 
@@ -540,10 +550,7 @@ def segment_dice(tray: np.ndarray, view: TrayView = REFERENCE_VIEW) -> list[DieB
     for i, outline in enumerate(outlines):
         if cv2.contourArea(outline) < 0.4 * top_area:
             continue
-        x, y, w, h = cv2.boundingRect(outline)
-        x0, y0, x1, y1 = max(x - pad, 0), max(y - pad, 0), min(x + w + pad, width), min(y + h + pad, height)
-        blob = np.zeros((y1 - y0, x1 - x0), np.uint8)
-        cv2.drawContours(blob, [outline], -1, 1, -1, offset=(-x0, -y0))
+        blob, (x0, y0, x1, y1) = _outline_patch(outline, pad, width, height)
         areas[i] = cv2.countNonZero(blob)
         if areas[i] < 0.45 * top_area:
             continue
@@ -647,10 +654,7 @@ def measure_die(tray: np.ndarray, view: TrayView = REFERENCE_VIEW) -> float | No
     for outline in sorted(outlines, key=cv2.contourArea, reverse=True)[:2 * MAX_DICE]:
         if cv2.contourArea(outline) < 0.6 * least_top:
             continue
-        x, y, w, h = cv2.boundingRect(outline)
-        x0, y0, x1, y1 = max(x - pad, 0), max(y - pad, 0), min(x + w + pad, width), min(y + h + pad, height)
-        blob = np.zeros((y1 - y0, x1 - x0), np.uint8)
-        cv2.drawContours(blob, [outline], -1, 1, -1, offset=(-x0, -y0))
+        blob, (x0, y0, x1, y1) = _outline_patch(outline, pad, width, height)
         symbols = [sym for sym in _symbols(darkest[y0:y1, x0:x1], blob.view(bool), (x0, y0))
                    if sym.ink >= EXTRA_SYMBOL_INK]
         hull = cv2.convexHull(outline).reshape(-1, 2).astype(np.float64)
