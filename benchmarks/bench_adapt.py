@@ -65,9 +65,9 @@ def reader_for(family: str) -> tuple[CellReader, str]:
     except ImportError:
         path = None
     if path is not None and path.is_file():
-        return CellReader("en", model_path=path, second_opinion=None), f"{path.name} (never trained on {family})"
-    return CellReader("en"), (f"{DEFAULT_MODEL_PATH.name} + its second network (no network trained without "
-                              f"{family} here: vision.cells.train_hands makes one)")
+        return CellReader("en", model_path=path), f"{path.name} (never trained on {family})"
+    return CellReader("en"), (f"{DEFAULT_MODEL_PATH.name} (no network trained without {family} here: "
+                              f"vision.cells.train_hands makes one)")
 
 
 def photographed(city: list[str], hand: Hand, seat: int, rng: np.random.Generator) -> np.ndarray | None:

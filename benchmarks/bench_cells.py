@@ -23,7 +23,7 @@ import numpy as np
 from vision.board import find_boards
 from vision.board.dataset import photograph
 from vision.cells.evaluate import evaluate
-from vision.cells.reader import DEFAULT_MODEL_PATH, SECOND_OPINION_PATH, SHIPPED_SECOND_OPINION, CellReader
+from vision.cells.reader import DEFAULT_MODEL_PATH, CellReader
 from vision.synth.art import art_summary
 from vision.synth.board import random_city, render_board
 
@@ -42,10 +42,8 @@ def main() -> None:
                         help="model file (default: the shipped one; vision/cells/model.npz is the older MLP)")
     args = parser.parse_args()
 
-    # The shipped second network pairs with the shipped model only: another model file is read alone.
-    reader = CellReader("en", model_path=args.model,
-                        second_opinion=SHIPPED_SECOND_OPINION if args.model == DEFAULT_MODEL_PATH else None)
-    print(f"model {args.model.name}" + (f" with the second network ({SECOND_OPINION_PATH.name}) on doubtful cells" if reader.second else ""))
+    reader = CellReader("en", model_path=args.model)
+    print(f"model {args.model.name}")
     print(art_summary())
     t0 = time.perf_counter()
     report = evaluate(reader, args.boards, args.seed, digit_boards=args.digit_boards)

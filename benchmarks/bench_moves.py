@@ -111,7 +111,7 @@ def _play_one(args: tuple[int, int, str, str, bool]) -> Tally:
 
     unseen = unseen_model_path(family)
     model = unseen if unseen.is_file() else DEFAULT_MODEL_PATH
-    reader = TableReader(language=language, cell_reader=CellReader(language, model_path=model, second_opinion=None))
+    reader = TableReader(language=language, cell_reader=CellReader(language, model_path=model))
     rng = random.Random(game_seed)
     bots = [GreedyBot(game_seed + k) if k % 2 == 0 else RandomBot(game_seed + k) for k in range(n_players)]
     record: list[dict[str, Any]] = []

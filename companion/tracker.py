@@ -35,7 +35,7 @@ from typing import Any
 from companion.errors import UserError
 from companion.game import Game
 from companion.layout import ALL_CELLS, LAYOUT, cell_index
-from companion.reading import MoveReading, cell_probabilities, describe_choice, read_move
+from companion.reading import ASK_WITHIN, MoveReading, cell_probabilities, describe_choice, read_move
 from companion.rules import (
     SYMBOLS,
     Action,
@@ -204,9 +204,14 @@ class Dispute:
         return {"action": self.action, "errors": self.errors, "cells": self.cells, "since": self.since}
 
 
+# Rules about where a drawing may stand, which players break by mistake (``_misplaced_as_read``).
+PLACEMENT_RULES = frozenset({"wall.outer_only", "crate.connected", "house.connected"})
+
+
 @dataclass
 class Question:
-    """A close call: two legal readings of the drawing nearly as probable; the players say which it is."""
+    """A close call: two readings of the drawing nearly as probable (two legal ones, or the one legal reading
+    and the drawing as read when that breaks a rule); the players say which it is."""
 
     seq: int  # the question's event in the log
     player: int
@@ -691,7 +696,24 @@ class Tracker:
         if reading.close:
             self._ask(player, reading.ranked[0].action, reading.ranked[1].action, place)
             return
-        self._judge_and_record(reading.ranked[0].action, source="camera")
+        best = reading.ranked[0]
+        if reading.raw_score - best.score < ASK_WITHIN and self._misplaced_as_read(raw, best.action):
+            # The drawing as read stands where the rules forbid it, and the legal reading of the same cells is
+            # hardly less probable (an inner wall the network half takes for a crate): taking the legal one
+            # silently would record a move nobody made, so the players say which; "as drawn" is a dispute.
+            self._ask(player, best.action, raw, place)
+            return
+        self._judge_and_record(best.action, source="camera")
+
+    def _misplaced_as_read(self, raw: dict[str, Any], legal: dict[str, Any]) -> bool:
+        """Whether the drawing as read breaks only rules of where things may be drawn (a mistake players
+        make) while ``legal`` reads other items on the very same cells. A reading the dice cannot pay for (a
+        juggler with two heads) is a misread, and a legal reading that leaves a cell out is a smudge: those
+        the rules-aware reading settles alone."""
+        if {p["cell"] for p in raw.get("place", [])} != {p["cell"] for p in legal.get("place", [])}:
+            return False
+        verdict = judge(self.state, Action.from_json(raw))
+        return not verdict.legal and all(e.rule in PLACEMENT_RULES for e in verdict.errors)
 
     def _ask(self, player: int, first: dict[str, Any], second: dict[str, Any],
              seen: list[dict[str, str]]) -> None:
@@ -701,8 +723,14 @@ class Tracker:
             if self.dispute is not None:
                 self._append({"type": "resolved", "how": "fixed on the board"})
             self._record({"type": "question", "player": player, "choices": [first, second],
-                          "texts": [describe_choice(first, second), describe_choice(second, first)],
+                          "texts": [self._choice_text(first, second), self._choice_text(second, first)],
                           "seen": [dict(p) for p in seen], "source": "camera"})
+
+    def _choice_text(self, action: dict[str, Any], other: dict[str, Any]) -> str:
+        """A question's button: the reading in plain words, and the rule it breaks if it breaks one."""
+        verdict = judge(self.state, Action.from_json(action))
+        text = describe_choice(action, other)
+        return text if verdict.legal else f"{text} (not allowed: {verdict.errors[0].message})"
 
     def answer_question(self, choice: int, expected: int | None = None) -> dict[str, Any]:
         """The players say which reading of the drawing is right: it is recorded as the move.
@@ -718,8 +746,14 @@ class Tracker:
                 raise UserError(f"choice must be 1 or {len(question.choices)}, not {choice + 1}")
             action = question.choices[choice]
             verdict = judge(self.state, Action.from_json(action))
-            if not verdict.legal:  # the game changed under the question: enter the move by hand
-                raise UserError("that reading is no longer legal; enter the move by hand")
+            if not verdict.legal:
+                # The players say the drawing is one that breaks a rule (the reading "as drawn"): a dispute
+                # naming the rule, settled as any other.
+                with self._atomic("the answer"):
+                    self._append({"type": "answered", "choice": choice, "text": question.texts[choice]})
+                    self.pending = None
+                    self._open_dispute(action, [_to_json(e) for e in verdict.errors], source="answer")
+                return action
             with self._atomic("the answer"):
                 self._append({"type": "answered", "choice": choice, "text": question.texts[choice]})
                 self.pending = None

@@ -210,3 +210,38 @@ def test_an_inner_wall_read_as_drawn_is_not_explained_away(store):
     cells = t.cell_readings(0)
     assert read_move(t.state, walls, cells, drop_within=40.0).best["place"] == [{"cell": "B1", "item": "W"}]
     assert read_move(t.state, walls, cells).ranked == []
+
+
+@pytest.mark.parametrize("answer", [0, 1])
+def test_an_illegal_drawing_half_read_as_a_legal_one_is_asked(store, answer):
+    """One wall drawn on an inner space, read as a wall at 60 % and a crate at 25 % (crates rolled): the
+    legal crate is hardly less probable than the wall as drawn. Recording the crate silently would score a
+    move nobody made, so the players are asked; the button for the wall says why it is not allowed, and
+    choosing it opens the dispute naming the rule."""
+    t = new_tracker(store)
+    roll = ["crate", "crate", "wall", "head", "swords"]
+    t.observe(seen([START, START], roll))
+    t.observe(seen([START, START], roll, {"D4": {"W": 0.6, "G": 0.25, ".": 0.05}}))
+    assert t.dispute is None and t.question is not None
+    legal, as_drawn = t.question.texts
+    assert legal == "A crate at D4"
+    assert as_drawn.startswith("A wall at D4 (not allowed: ") and "outer" in as_drawn, as_drawn
+    t.answer_question(answer)
+    assert t.question is None
+    if answer == 0:
+        assert t.dispute is None and city_cell(t.state.players[0].city, "D4") == "G"
+    else:
+        assert t.dispute is not None and [e["rule"] for e in t.dispute.errors] == ["wall.outer_only"]
+        assert city_cell(t.state.players[0].city, "D4") == "."
+        # a restart reads the same dispute back from the log
+        assert Tracker(store, t.game_id).dispute is not None
+
+
+def test_an_illegal_drawing_clearly_read_so_is_not_asked(store):
+    """The same drawing read as a wall at 95 % (crate 2 %): the legal crate still fits within FIT_WITHIN,
+    but the picture is clear, and the rules-aware reading takes it only when it is the better bet."""
+    t = new_tracker(store)
+    roll = ["crate", "crate", "wall", "head", "swords"]
+    t.observe(seen([START, START], roll))
+    t.observe(seen([START, START], roll, {"D4": {"W": 0.95, "G": 0.02, ".": 0.01}}))
+    assert t.question is None

@@ -78,6 +78,12 @@ def test_turns_through_rendered_frames(store):
     careless = [list(c) for c in cities]
     careless[1] = draw(cities[1], [{"cell": "D3", "item": "W"}])
     camera.show(careless, ben, 1)
+    if tracker.question is not None:
+        # The network half takes the inner wall for a crate (legal with these dice): the players are asked,
+        # and the reading as drawn says why it is not allowed; they say it is the wall they drew.
+        legal, as_drawn = tracker.question.texts
+        assert as_drawn.startswith("A wall at D3 (not allowed") and legal == "A crate at D3", tracker.question.texts
+        tracker.answer_question(1)
     assert tracker.dispute is not None
     assert [e["rule"] for e in tracker.dispute.errors] == ["wall.outer_only"]
     assert tracker.current_player() == 1

@@ -17,15 +17,11 @@ from vision.cells.labels import GLYPH_CLASSES, char_for_glyph, check_language
 from vision.cells.model import MODEL_PATH, CellModel
 from vision.cells.seat_hand import SeatHand, head_embedding
 
-# The shipped model: the convolutional one when present (``vision.cells.train_cnn``), else the MLP.
+# The shipped model: the convolutional one when present, else the MLP. The network is trained on the five
+# hand families (``vision.synth.hands``: letters from handwriting fonts, many ways to draw each symbol) and
+# on the generator's first hands (``vision.cells.train_hands``); what it does on a hand it never saw is what
+# ``benchmarks/bench_hands.py`` measures with the same network trained without one family.
 DEFAULT_MODEL_PATH = CNN_PATH if CNN_PATH.is_file() else MODEL_PATH
-# A second network gives its opinion on the doubtful cells only: the same CNN trained on the five hand
-# families (``vision.synth.hands``, ``vision.cells.train_hands``): letters from handwriting fonts, many
-# ways to draw each symbol. The first network knows the generator's first hands best, the second other
-# people's: on boards of the families (not the first's) their average misreads 7.7 % of cells against
-# 13.2 % with the earlier second network (100 boards, 20 a family; bench_hands prints the same comparison).
-SECOND_OPINION_PATH = CNN_PATH.with_name("cnn_second.npz")
-SHIPPED_SECOND_OPINION = SECOND_OPINION_PATH if SECOND_OPINION_PATH.is_file() else None
 
 RECT_SIDE = 7 * RECT_CELL_PX
 # Calibrated probability under which a cell is reported as uncertain, unless the network file says (its
@@ -56,7 +52,6 @@ _PRINTED_INDEX = frozenset(ALL_CELLS.index(g) for g in LAYOUT.printed_crates)
 _FIXED_INDEX = _TOWER_INDEX | _PRINTED_INDEX
 # The 41 spaces a player can draw on, row by row: what is read, and what the evaluations count.
 DRAWABLE_INDEX: tuple[int, ...] = tuple(i for i in range(SIZE * SIZE) if i not in _FIXED_INDEX)
-_DRAWABLE_POSITION = {cell: k for k, cell in enumerate(DRAWABLE_INDEX)}  # cell index -> row of a DRAWABLE_INDEX batch
 _OUTER_NAMES = LAYOUT.outer_cells
 INNER_INDEX: tuple[int, ...] = tuple(i for i in DRAWABLE_INDEX if ALL_CELLS[i] not in _OUTER_NAMES)
 _WALL = GLYPH_CLASSES.index("W")
@@ -87,13 +82,10 @@ class CellReader:
     """Reads the 45 spaces of a rectified board (``vision.board``: A1 top-left, 7 x 7 cells).
 
     ``data_dir`` with a ``teach.npz`` (``vision.teach``) swaps in the model adapted to this table's hand.
-    ``second_opinion``: a second convolutional network (a ``train_cnn`` file) for the doubtful cells, or
-    None to read with ``model_path`` alone.
     """
 
     def __init__(self, language: str = "en", data_dir: str | Path | None = None,
-                 model_path: Path = DEFAULT_MODEL_PATH,
-                 second_opinion: Path | None = SHIPPED_SECOND_OPINION) -> None:
+                 model_path: Path = DEFAULT_MODEL_PATH) -> None:
         self.language = check_language(language)
         self.taught = False
         taught_path = Path(data_dir) / TEACH_FILE if data_dir is not None else None
@@ -112,10 +104,6 @@ class CellReader:
             if (taught is not None and taught.mean.shape == self.model.mean.shape
                     and taught_from in (None, model_fingerprint(model_path))):
                 self.model, self.taught = taught, True
-        # A taught reader listens to its taught head alone: the second network has never seen this hand.
-        self.second: tuple[ConvTrunk, CellModel] | None = None
-        if second_opinion is not None and not self.taught:
-            self.second = (ConvTrunk.load(second_opinion), CellModel.load(second_opinion))
         self.chars = [char_for_glyph(g, self.language) for g in GLYPH_CLASSES]
         # Letters this language does not use (a 'G' person in English) are never read.
         self.allowed = np.array([c is not None for c in self.chars])
@@ -168,14 +156,6 @@ class CellReader:
             looks = self.model.probabilities(self.crop_features(crops), self.allowed)
             looks = looks.reshape(len(SECOND_LOOK_SHIFTS), len(doubtful), -1)
             probs[doubtful] = (probs[doubtful] + looks.sum(axis=0)) / (1 + len(SECOND_LOOK_SHIFTS))
-            if self.second is not None:
-                # The same crops, the first look's included, through the second network; the two
-                # networks' averages weigh the same.
-                trunk, head = self.second
-                first = first_crops[[_DRAWABLE_POSITION[i] for i in doubtful]]
-                other = head.probabilities(trunk.features(np.concatenate([first, crops])), self.allowed)
-                probs[doubtful] = 0.5 * probs[doubtful] + 0.5 * other.reshape(
-                    1 + len(SECOND_LOOK_SHIFTS), len(doubtful), -1).mean(axis=0)
         if hand is not None and len(hand):
             probs[list(DRAWABLE_INDEX)] = hand.adjust(probs[list(DRAWABLE_INDEX)],
                                                       head_embedding(self.model, first_features), self)

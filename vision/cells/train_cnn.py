@@ -10,15 +10,9 @@ uncertain: 0.018 % instead of 0.040 %), boards read without error 97.8 % instead
 0.018 % instead of 0.036 %, at 90 cm 0.32 % instead of 0.35 %; bench_cells 0.220 % instead of 0.256 %
 (all with ../shared/reference-art, which the generator draws on when it is there).
 
-The second opinion on doubtful cells (``vision/cells/cnn_second.npz``, see ``CellReader``) is the same
-network trained apart, on twice the boards in fewer passes:
-
-    .venv/bin/python -m vision.cells.train_cnn --seed 0 --boards 20000 --epochs 12 --out vision/cells/cnn_second.npz
-
-(about 23 min data + 60 min fit; validation cells misread 0.37 %). Alone it is no better than the
-shipped network (on the 675 boards above 22 cells misread against 15); together, on the cells the
-first is not sure of, 13 (boards without error 98.1 %); on 355 boards of other tables (seed 777) 11 -> 6;
-at 60 cm 1 -> 2, at 90 cm 5 -> 4: 32 misread cells -> 25 over the four sets.
+These were the generator's first hands only. The shipped ``cnn.npz`` is now the same network trained on the
+five hand families and those first hands together (``vision.cells.train_hands``, which calls ``train_on``);
+this module's own entry point still trains on the first hands alone (a baseline for ``bench_cells``).
 
 PyTorch is a training-time tool only (``pip install torch==2.13.0``, CPU build): the weights are
 exported to a plain .npz and ``vision.cells.cnn`` runs them with NumPy. Synthetic boards only, plus scikit-learn's
@@ -102,11 +96,15 @@ FAINT_RATE = 0.2  # drawings under glare or half dried out: ink at a quarter to 
 
 
 THICKEN_RATE, THIN_RATE = 0.2, 0.15  # strokes of a broader or a finer marker than the one drawn
+# Another person's strokes bend where ours run straight: a smooth random displacement (a 4 x 4 grid of
+# offsets of up to ELASTIC_PX, interpolated over the crop) on this share of the cells (Simard et al.,
+# 2003, on handwritten digits). The networks fitted before it was added were trained without it.
+ELASTIC_RATE, ELASTIC_PX, ELASTIC_GRID = 0.6, 2.0, 4
 
 
 def _augment(x: Any, generator: Any) -> Any:
     """Per group of 8: a random shift of up to 3 px (paper comes in at the edge), a small rotation, scale
-    and shear (another hand's proportions); per cell: ink contrast (a fifth faint but still sharp: at 30-38
+    and shear (another hand's proportions); per cell: a smooth elastic bend (another hand's strokes), ink contrast (a fifth faint but still sharp: at 30-38
     px a cell, 8 of 11 misreads were faint drawings read as empty) and stroke width (a cell's ink grown or
     shrunk by a pixel, as another marker would draw it)."""
     import math
@@ -126,6 +124,11 @@ def _augment(x: Any, generator: Any) -> Any:
                          torch.stack([sin, cos, shift[:, 1]], 1)], 1)
     theta = theta.repeat_interleave(8, 0)[:n]
     grid = F.affine_grid(theta, list(x.shape), align_corners=False)
+    if ELASTIC_RATE > 0:
+        coarse = (torch.rand((n, 2, ELASTIC_GRID, ELASTIC_GRID), generator=generator) * 2 - 1) * (ELASTIC_PX * 2 / size)
+        coarse = coarse * (torch.rand((n, 1, 1, 1), generator=generator) < ELASTIC_RATE)
+        field = F.interpolate(coarse, size=(size, size), mode="bicubic", align_corners=False)
+        grid = grid + field.permute(0, 2, 3, 1)
     x = F.grid_sample(x, grid, mode="bilinear", padding_mode="zeros", align_corners=False)
     width = torch.rand((n, 1, 1, 1), generator=generator)
     thick = F.max_pool2d(x, 3, stride=1, padding=1)

@@ -1,12 +1,13 @@
 """Train the cell reader on every family of hands, and once without each family (leave one hand out).
 
     .venv/bin/python -m vision.cells.train_hands                 # data, 5 networks without a family, the shipped one
-    .venv/bin/python -m vision.cells.train_hands --only shipped  # just the network on all families (then calibrated)
+    .venv/bin/python -m vision.cells.train_hands --only shipped --shipped-epochs 3 --threads 2 --workers 1
     .venv/bin/python -m vision.cells.train_hands --resume        # three more epochs for each, from its own weights
 
 1,000 boards a family (41,000 cells), generated in about 20 min on this 2-core machine when it is busy;
-the six fits side by side on one thread each. The shipped files: 3 epochs and 3 more with ``--resume``
-for each network without a family (about 30 + 25 min), 5 and 3 more for the one on all families.
+the six fits side by side on one thread each. The networks without a family: 3 epochs and 3 more with
+``--resume`` (about 30 + 25 min). The network on the five families (``cnn_second.npz``, 5 + 3 epochs) is
+where the shipped one starts from.
 
 The cells of each family (``vision.synth.hands``) are generated once through the whole path (render,
 photograph, locate, rectify, crop) and kept in ``--cache`` (one file a family). Then:
@@ -14,12 +15,13 @@ photograph, locate, rectify, crop) and kept in ``--cache`` (one file a family). 
 - ``vision/cells/unseen/cnn_without_<family>.npz``: the network trained on the other four families;
   ``benchmarks/bench_hands.py`` reads freshly drawn boards of the left-out family with it (the figure that
   predicts a real table: a hand the network never saw);
-- ``vision/cells/cnn_second.npz``: the network trained on all five families, shipped as the reader's
-  second opinion on the cells its first network is in doubt about. Its softmax temperature is not fitted
-  on hands it was trained on (that makes a network sure of itself exactly where it has learned the hand)
-  but on the left-out families' cells read by the networks that never saw them, so that its confidence
-  is that of a reader meeting a new hand. Each network without a family gets its temperature and doubt
-  threshold (``uncertain_below``) the same way from the other four families only.
+- ``vision/cells/cnn.npz``, the shipped reader's network: the five families (1,000 boards each and
+  ``--extra-boards`` more, drawn after four more fonts joined them), and 1,000 boards of the generator's
+  first hands (``CLASSIC``: the demo and the tests draw them). Its softmax temperature and doubt threshold
+  are not fitted on hands it was trained on (that makes a network sure of itself exactly where it has
+  learned the hand) but on the families' cells read by the networks that never saw them, so that its
+  confidence is that of a reader meeting a new hand. Each network without a family gets its temperature
+  and doubt threshold (``uncertain_below``) the same way from the other four families only.
 
 Training needs PyTorch (``pip install -e '.[train]'``, CPU build); the weights are read with NumPy.
 """
@@ -40,11 +42,18 @@ from vision.cells.train import temperature_for_logits
 from vision.synth.hands import FAMILY_NAMES
 
 UNSEEN_DIR = CNN_PATH.with_name("unseen")
-# The network trained on every family is the reader's second opinion on the cells its first network
-# (trained on the generator's first hands, ``train_cnn``) is in doubt about (``CellReader``).
+# The generator's first hands (``Hand.random`` without a family): not a family left out in turn (the demo and
+# the tests draw them), but part of what the shipped network learns.
+CLASSIC = "classic"
+# The shipped reader's network: every family and the generator's first hands.
+SHIPPED_PATH = CNN_PATH
+# The network trained on the five families alone, the shipped one's starting point.
 FAMILIES_PATH = CNN_PATH.with_name("cnn_second.npz")
 RESUME_MAX_LR = 1e-3  # a resumed fit warms up again, to a third of a fresh fit's peak
 PARTS_PER_FAMILY = 2
+# The seed of the boards drawn after the fonts of Seto, Kiloji, Yusei Magic and Kaushan Script joined the
+# families (``--extra-boards``).
+EXTRA_SEED = 500
 
 
 def unseen_model_path(family: str) -> Path:
@@ -54,14 +63,16 @@ def unseen_model_path(family: str) -> Path:
 
 def _family_part(family: str, seed: int, n_boards: int) -> tuple[np.ndarray, np.ndarray]:
     digits_train, _ = load_digit_split()  # the test split is only ever used by the evaluations
+    # CLASSIC is the generator's first hands (``Hand.random`` with no family), drawn as the families are.
+    families = None if family == CLASSIC else (family,)
     cells = make_cell_set(n_boards, np.random.default_rng(seed), digit_bitmaps=digits_train, bitmap_rate=0.2,
-                          keep_crops=True, families=(family,), languages=("en", "it", "fr"))
+                          keep_crops=True, families=families, languages=("en", "it", "fr"))
     assert cells.crops is not None
     return cells.crops.astype(np.float16), cells.labels.astype(np.int8)
 
 
 def family_seed(family: str, base: int) -> int:
-    return base + 1000 * (1 + FAMILY_NAMES.index(family))
+    return base + 1000 * (1 + (FAMILY_NAMES + (CLASSIC,)).index(family))
 
 
 def family_cells(families: tuple[str, ...], n_boards: int, seed: int, cache: Path,
@@ -127,7 +138,9 @@ def calibrate(data: dict[str, tuple[np.ndarray, np.ndarray]]) -> None:
         if others:
             set_calibration(unseen_model_path(fam), *pooled(others))
     if preds:
-        set_calibration(FAMILIES_PATH, *pooled(list(preds)))
+        for path in (FAMILIES_PATH, SHIPPED_PATH):
+            if trained_on_families(path)[:len(FAMILY_NAMES)] == FAMILY_NAMES:
+                set_calibration(path, *pooled(list(preds)))
 
 
 # A cell read with less confidence than a network's ``uncertain_below`` is reported uncertain. It is the
@@ -194,21 +207,44 @@ def _continued(path: Path, resume: bool) -> tuple[Path | None, float]:
     return None, 3e-3
 
 
-def _fit_without(family: str, n_boards: int, seed: int, cache: Path, epochs: int, resume: bool = False) -> None:
-    data = family_cells(FAMILY_NAMES, n_boards, seed, cache)
+def training_cells(families: tuple[str, ...], n_boards: int, seed: int, cache: Path,
+                   extra_boards: int = 0) -> dict[str, tuple[np.ndarray, np.ndarray]]:
+    """What a network learns from: ``n_boards`` boards of each family and of the generator's first hands,
+    and ``extra_boards`` more of each family (seed ``EXTRA_SEED``)."""
+    data = family_cells(families + (CLASSIC,), n_boards, seed, cache)
+    if extra_boards:
+        more = family_cells(families, extra_boards, EXTRA_SEED, cache)
+        data.update({fam: (np.concatenate([data[fam][0], x]), np.concatenate([data[fam][1], y]))
+                     for fam, (x, y) in more.items()})
+    return data
+
+
+def _fit_without(family: str, n_boards: int, seed: int, cache: Path, epochs: int, resume: bool = False,
+                 threads: int = 1, extra_boards: int = 0) -> None:
+    """The shipped network's recipe without ``family``."""
+    others = tuple(f for f in FAMILY_NAMES if f != family)
+    data = training_cells(others, n_boards, seed, cache, extra_boards)
     out = unseen_model_path(family)
     init, max_lr = _continued(out, resume)
     print(f"== without {family}" + (" (resumed)" if init else ""), flush=True)
     # Resuming starts from this network's own weights: it has still never seen ``family``.
-    fit(tuple(f for f in FAMILY_NAMES if f != family), data, out, epochs, seed + resume, threads=1, init=init,
-        max_lr=max_lr)
+    fit(others + (CLASSIC,), data, out, epochs, seed + resume, threads=threads, init=init, max_lr=max_lr)
 
 
-def _fit_shipped(n_boards: int, seed: int, cache: Path, epochs: int, resume: bool = False) -> None:
-    data = family_cells(FAMILY_NAMES, n_boards, seed, cache)
-    init, max_lr = _continued(FAMILIES_PATH, resume and trained_on_families(FAMILIES_PATH) == FAMILY_NAMES)
-    print("== shipped" + (" (resumed)" if init else ""), flush=True)
-    fit(FAMILY_NAMES, data, FAMILIES_PATH, epochs, seed + resume, threads=1, init=init, max_lr=max_lr)
+def _fit_shipped(n_boards: int, seed: int, cache: Path, epochs: int, resume: bool = False,
+                 threads: int = 1, extra_boards: int = 0) -> None:
+    """The shipped network: every family and the generator's first hands. It goes on from its own file when
+    resuming, else from the network on the five families when there is one (fewer epochs to the same loss).
+    ``extra_boards``: see ``training_cells`` (the networks without a family learn from the same)."""
+    sources = FAMILY_NAMES + (CLASSIC,)
+    data = training_cells(FAMILY_NAMES, n_boards, seed, cache, extra_boards)
+    if resume and trained_on_families(SHIPPED_PATH) == sources:
+        init: Path | None = SHIPPED_PATH
+    else:
+        init = FAMILIES_PATH if trained_on_families(FAMILIES_PATH) == FAMILY_NAMES else None
+    max_lr = RESUME_MAX_LR if init is not None else 3e-3
+    print("== shipped" + (f" (from {init.name})" if init else ""), flush=True)
+    fit(sources, data, SHIPPED_PATH, epochs, seed + resume, threads=threads, init=init, max_lr=max_lr)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -223,6 +259,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--resume", action="store_true",
                         help="each network goes on from its own file (more epochs, a lower peak learning rate)")
     parser.add_argument("--families", nargs="+", default=list(FAMILY_NAMES), help="which to leave out in turn")
+    parser.add_argument("--extra-boards", type=int, default=400,
+                        help=f"more boards a family (seed {EXTRA_SEED})")
+    parser.add_argument("--threads", type=int, default=1, help="PyTorch threads of each fit")
     args = parser.parse_args(argv)
     data = family_cells(FAMILY_NAMES, args.boards, args.seed, args.cache)
     if args.only == "data":
@@ -232,11 +271,11 @@ def main(argv: list[str] | None = None) -> int:
     wanted = list(args.families) if args.only in (None, "unseen") else []
     UNSEEN_DIR.mkdir(exist_ok=True)
     with ProcessPoolExecutor(max_workers=max(1, args.workers)) as pool:
-        jobs = [pool.submit(_fit_without, fam, args.boards, args.seed, args.cache, args.epochs, args.resume)
-                for fam in wanted]
+        jobs = [pool.submit(_fit_without, fam, args.boards, args.seed, args.cache, args.epochs, args.resume,
+                            args.threads, args.extra_boards) for fam in wanted]
         if args.only in (None, "shipped"):
             jobs.append(pool.submit(_fit_shipped, args.boards, args.seed, args.cache, args.shipped_epochs,
-                                    args.resume))
+                                    args.resume, args.threads, args.extra_boards))
         for job in jobs:
             job.result()
     calibrate(data)

@@ -25,7 +25,8 @@ import numpy as np
 FONT_PACKAGES: tuple[str, ...] = (
     "fonts-dkg-handwriting", "fonts-breip", "fonts-bwht", "fonts-femkeklaver", "fonts-humor-sans",
     "fonts-comic-neue", "fonts-rufscript", "fonts-sjfonts", "fonts-kristi", "fonts-dancingscript",
-    "fonts-ecolier-court", "fonts-cabinsketch", "fonts-klee",
+    "fonts-ecolier-court", "fonts-cabinsketch", "fonts-klee", "fonts-seto", "fonts-kiloji", "fonts-yusei-magic",
+    "fonts-kaushanscript",
 )
 FONT_ROOT = Path("/usr/share/fonts")
 
@@ -54,7 +55,7 @@ HAND_FAMILIES: tuple[HandFamily, ...] = (
         name="tidy",
         letters=("hershey:0", "hershey:1", "hershey:2", "hershey:3", "hershey:4",
                  "opentype/comic-neue/ComicNeue-Regular.otf", "opentype/comic-neue/ComicNeue-Bold.otf",
-                 "opentype/comic-neue/ComicNeue-Light.otf"),
+                 "opentype/comic-neue/ComicNeue-Light.otf", "truetype/seto/setofont.ttf"),
         walls=(0, 2, 4, 5), crates=(0, 1, 4), churches=(0, 3), houses=(0, 2), circles=(0, 2),
         lowercase=0.0, stroke=(0.03, 0.055), wobble=(0.0, 0.012), slant=(-0.08, 0.08), size=(0.6, 0.78),
         pressure=(0.0, 0.15),
@@ -62,7 +63,7 @@ HAND_FAMILIES: tuple[HandFamily, ...] = (
     HandFamily(
         name="quick",
         letters=("strokes", "truetype/humor-sans/Humor-Sans.ttf", "truetype/cabinsketch/CabinSketch-Regular.ttf",
-                 "truetype/cabinsketch/CabinSketch-Bold.ttf"),
+                 "truetype/cabinsketch/CabinSketch-Bold.ttf", "opentype/kaushanscript/KaushanScript-Regular.otf"),
         walls=(1, 3, 6), crates=(2, 3, 5), churches=(1, 2, 4), houses=(1, 4), circles=(1, 3),
         lowercase=0.35, stroke=(0.035, 0.07), wobble=(0.015, 0.035), slant=(0.05, 0.3), size=(0.55, 0.8),
         pressure=(0.1, 0.35),
@@ -71,7 +72,8 @@ HAND_FAMILIES: tuple[HandFamily, ...] = (
         name="round",
         letters=("truetype/fifthhorseman/dkg.ttf", "truetype/fifthhorseman/dkgBd.ttf",
                  "truetype/fifthhorseman/dkgIt.ttf", "truetype/breip/Breip.ttf",
-                 "truetype/ecolier-court/Ecolier-court.ttf", "truetype/klee/KleeOne-SemiBold.ttf"),
+                 "truetype/ecolier-court/Ecolier-court.ttf", "truetype/klee/KleeOne-SemiBold.ttf",
+                 "truetype/yusei-magic/YuseiMagic-Regular.ttf"),
         walls=(0, 4, 5, 6), crates=(0, 3, 4), churches=(0, 2, 5), houses=(0, 3, 5), circles=(0, 1),
         lowercase=0.6, stroke=(0.05, 0.085), wobble=(0.005, 0.02), slant=(-0.1, 0.1), size=(0.65, 0.85),
         pressure=(0.0, 0.2),
@@ -81,7 +83,7 @@ HAND_FAMILIES: tuple[HandFamily, ...] = (
         letters=("opentype/bwht/BecauseWeBuild-Regular.otf", "opentype/bwht/BecauseWeConnect-Regular.otf",
                  "opentype/bwht/BecauseWeCreate-Regular.otf", "opentype/bwht/BecauseWeLearn-Regular.otf",
                  "opentype/bwht/BecauseWeMentor-Regular.otf", "opentype/bwht/BecauseWeOrganize-Regular.otf",
-                 "truetype/femkeklaver/femkeklaver.ttf"),
+                 "truetype/femkeklaver/femkeklaver.ttf", "truetype/kiloji/kiloji.ttf"),
         walls=(1, 2, 3), crates=(1, 2, 5), churches=(1, 3), houses=(1, 2, 4), circles=(2, 3),
         lowercase=0.0, stroke=(0.025, 0.05), wobble=(0.01, 0.025), slant=(-0.25, 0.0), size=(0.6, 0.8),
         pressure=(0.05, 0.3),
