@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import argparse
 import time
+from pathlib import Path
 
 from vision.cells.evaluate import Report, evaluate
 from vision.cells.reader import CellReader
@@ -50,6 +51,8 @@ def main() -> int:
     parser.add_argument("--seed", type=int, default=4242)
     parser.add_argument("--families", nargs="+", default=list(FAMILY_NAMES))
     parser.add_argument("--no-shipped", action="store_true", help="skip the shipped reader's figures")
+    parser.add_argument("--unseen-dir", type=Path, default=None,
+                        help="read the networks without a family from here (an earlier training, to compare)")
     args = parser.parse_args()
     missing = missing_fonts()
     if missing:
@@ -63,7 +66,7 @@ def main() -> int:
     worst_misread = worst_confident = 0.0
     t0 = time.perf_counter()
     for k, family in enumerate(args.families):
-        path = unseen_model_path(family)
+        path = unseen_model_path(family) if args.unseen_dir is None else args.unseen_dir / unseen_model_path(family).name
         if not path.is_file():
             print(f"bench_hands: {path} is missing (python -m vision.cells.train_hands)")
             return 2
