@@ -59,6 +59,8 @@ class Tally:
         mode: dict.fromkeys(OUTCOMES, 0) for mode in ("plain", "rules")})
     illegal: int = 0
     caught: dict[str, int] = field(default_factory=lambda: {"plain": 0, "rules": 0})
+    # of those, caught after a question whose one reading was the drawing as drawn (one tap)
+    caught_by_question: dict[str, int] = field(default_factory=lambda: {"plain": 0, "rules": 0})
     phantoms: int = 0
     cells_drawn: int = 0
     cells_misread: int = 0
@@ -70,6 +72,7 @@ class Tally:
             for k in OUTCOMES:
                 self.outcomes[mode][k] += other.outcomes[mode][k]
             self.caught[mode] += other.caught[mode]
+            self.caught_by_question[mode] += other.caught_by_question[mode]
         self.illegal += other.illegal
         self.phantoms += other.phantoms
         self.cells_drawn += other.cells_drawn
@@ -191,6 +194,11 @@ def _play_one(args: tuple[int, int, str, str, bool]) -> Tally:
                 for mode, tracker in trackers.items():
                     moves_before = len(tracker.move_seqs)
                     tracker.observe(dataclasses.replace(obs, dice=before.dice))
+                    as_drawn = [k for k, c in enumerate(tracker.question.choices)
+                                if not judge(tracker.state, Action.from_json(c)).legal] if tracker.question else []
+                    if as_drawn:  # asked, one reading being the drawing as drawn: the players tap it
+                        tracker.answer_question(as_drawn[0])
+                        tally.caught_by_question[mode] += 1
                     if tracker.dispute is not None:
                         tally.caught[mode] += 1
                     elif len(tracker.move_seqs) > moves_before:
@@ -341,7 +349,8 @@ def main() -> int:
     for mode, label in (("plain", "likeliest symbol"), ("rules", "rules-aware")):
         row = total.outcomes[mode]
         print(f"{label:<24}" + "".join(f"{row[k] / max(total.moves, 1):>9.1%}" for k in OUTCOMES)
-              + f"   {total.caught[mode]}/{total.illegal}")
+              + f"   {total.caught[mode]}/{total.illegal}"
+              + (f" ({total.caught_by_question[mode]} after a tap on 'as drawn')" if total.caught_by_question[mode] else ""))
     plain, rules = total.outcomes["plain"], total.outcomes["rules"]
     print(f"moves read right: {plain['right'] / max(total.moves, 1):.1%} -> {rules['right'] / max(total.moves, 1):.1%}"
           f" (+{(rules['right'] + rules['asked']) / max(total.moves, 1):.1%} with the questions answered by a tap); "
