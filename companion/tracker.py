@@ -730,7 +730,10 @@ class Tracker:
         """A question's button: the reading in plain words, and the rule it breaks if it breaks one."""
         verdict = judge(self.state, Action.from_json(action))
         text = describe_choice(action, other)
-        return text if verdict.legal else f"{text} (not allowed: {verdict.errors[0].message})"
+        if verdict.legal:
+            return text
+        why = verdict.errors[0].message.split(": ", 1)[-1].rstrip(".")  # the rule, without its cells again
+        return f"{text} (not allowed: {why})"
 
     def answer_question(self, choice: int, expected: int | None = None) -> dict[str, Any]:
         """The players say which reading of the drawing is right: it is recorded as the move.

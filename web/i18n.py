@@ -239,6 +239,15 @@ CATALOGUE: dict[str, tuple[str, str, str]] = {
         "La telecamera non è sicura e le regole permettono entrambi. Toccate quello sul foglio.",
         "La caméra n'est pas sûre et les règles permettent les deux. Touchez celui du plateau.",
         "La cámara no está segura y las reglas permiten ambos. Tocad el que está en el tablero."),
+    "The camera is not sure, and one reading is not allowed. Tap the one on the board: if it is that one, the move "
+    "is disputed.": (
+        "La telecamera non è sicura e una lettura non è permessa. Toccate quella sul foglio: se è quella, la mossa "
+        "è contestata.",
+        "La caméra n'est pas sûre et une lecture n'est pas permise. Touchez celle du plateau : si c'est celle-là, le "
+        "coup est contesté.",
+        "La cámara no está segura y una lectura no está permitida. Tocad la del tablero: si es esa, la jugada queda "
+        "en disputa."),
+    "not allowed": ("non permesso", "interdit", "no permitido"),
     "Recorded": ("Registrato", "Enregistré", "Registrado"),
 }
 

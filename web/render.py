@@ -9,6 +9,7 @@ from typing import Any
 
 from flask import Flask, g, render_template
 
+from companion.rules import Action, judge
 from companion.tracker import Tracker
 from web.i18n import describe_action, item_label, letters_for, palette_items, plain_errors, translate
 from web.service import TableService
@@ -110,6 +111,8 @@ def game_context(tracker: Tracker, *, live: bool = True,
         "snap": snap,
         "question_texts": [choice_text(lang, c, question["choices"][1 - k]) for k, c in enumerate(question["choices"])]
         if question else [],
+        # per choice, the rules it breaks (a reading "as drawn" where the rules forbid it): shown on its button
+        "question_rules": [_rules_broken(lang, tracker, c) for c in question["choices"]] if question else [],
         "players": players,
         "current_name": snap["names"][current],
         "pirates": snap["pirates"],
@@ -126,6 +129,12 @@ def question_cells(question: dict[str, Any]) -> list[str]:
     """The cells where a question's two readings differ."""
     first, second = ({(p["cell"], p["item"]) for p in c["place"]} for c in question["choices"][:2])
     return sorted({cell for cell, _ in first ^ second})
+
+
+def _rules_broken(lang: str, tracker: Tracker, action: dict[str, Any]) -> list[dict[str, str]]:
+    """The rules a question's reading breaks, in plain words, without the cells the button already names."""
+    errors = plain_errors(lang, [e.to_json() for e in judge(tracker.state, Action.from_json(action)).errors])
+    return [{**e, "text": e["text"].split(": ", 1)[-1] if lang == "en" else e["text"]} for e in errors]
 
 
 def choice_text(lang: str, action: dict[str, Any], other: dict[str, Any]) -> str:

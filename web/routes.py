@@ -466,4 +466,6 @@ def answer_question() -> Any:
     data = guarded()
     choice = as_int(data, "choice", 0, 1)
     action = tracker.answer_question(choice, expected=optional_int(data, "question"))
+    if tracker.dispute is not None and tracker.dispute.action == action:  # "as drawn", where it is not allowed
+        return done(f"{describe_action(lang(), action, tracker.names)} — {_('breaks a rule')}", move=action)
     return done(f"{_('Recorded')}: {describe_action(lang(), action, tracker.names)}", move=action)

@@ -177,6 +177,39 @@ def test_tapping_a_cell_corrects_it_now_and_an_inner_wall_gets_a_clear_answer(br
     page.close()
 
 
+def test_a_drawing_read_where_the_rules_forbid_it_is_asked_and_as_drawn_becomes_a_dispute(browser, server):
+    """An inner wall the camera half takes for a crate (crates rolled): the question says which reading is
+    not allowed and why; tapping it opens the dispute on the page without a reload."""
+    server.service.new_game(["Anke", "Ben"])
+    page = open_live(browser, server)
+    start = empty_city()
+    drawn = list(start)
+    drawn[3] = drawn[3][:3] + "W" + drawn[3][4:]
+    dice = tuple(DieReading(f, 1.0) for f in ("crate", "crate", "wall", "head", "swords"))
+    alternatives = {"D4": {"W": 0.6, "G": 0.25, ".": 0.05}}
+    server.tracker.observe(Observation(boards=(BoardReading(0, tuple(start), SURE),), dice=dice))
+    server.tracker.observe(Observation(boards=(BoardReading(0, tuple(drawn), SURE, alternatives=alternatives),),
+                                       dice=dice))
+    question = page.locator("#question")
+    question.wait_for()
+    assert "one reading is not allowed" in question.inner_text()
+    legal, as_drawn = question.locator("button.choice").all()
+    assert legal.locator(".not-allowed").count() == 0
+    assert "outer" in as_drawn.locator(".not-allowed").inner_text()
+    shoot(page, "question-as-drawn")
+    as_drawn.click()  # no PIN yet on this phone: asked for inline
+    page.locator("#pin-bar").wait_for()
+    page.locator("#pin-input").fill(server.pin)
+    as_drawn.click()
+    page.locator("#override-form").wait_for()
+    assert "walls go only in the outer" in page.locator("#dispute").inner_text()
+    assert page.locator("#question").count() == 0
+    assert server.tracker.dispute is not None and server.tracker.question is None
+    assert not_reloaded(page)
+    shoot(page, "question-as-drawn-dispute")
+    page.close()
+
+
 def test_an_italian_table_enters_its_juggler_as_g_by_tapping(browser, server):
     page = phone(browser)
     page.goto(server.url + "/setup?lang=it")
