@@ -8,6 +8,8 @@ about 20 x 14 to 30 x 20 cm, dice of 14-20 mm. ``TRAY_LAYOUT`` and ``DIE_MM`` ar
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from vision.marker_plane import PlaneLayout
 
 DIE_MM = 16.0
@@ -36,7 +38,13 @@ def tray_layout(width_mm: float = TRAY_W_MM, height_mm: float = TRAY_H_MM) -> Pl
     )
 
 
-TRAY_LAYOUT = tray_layout()
+# The trays of the kit's range (table-kit.md: about 20 x 14 to 30 x 20 cm), a little beyond: a sticker the
+# first look misses is looked for wherever a tray of these sizes puts it (``PlaneLayout.size_variants``);
+# looked for only where the reference tray puts it, a 30 x 20 cm tray's far stickers (6 cm farther) were
+# missed, its size taken as the reference's and its dice read at wrong places.
+TRAY_SEARCH_MM = ((190.0, 315.0), (133.0, 210.0))
+TRAY_LAYOUT = replace(tray_layout(), fine_look=True, size_variants=tuple(
+    tray_layout(w, h) for w in TRAY_SEARCH_MM[0] for h in TRAY_SEARCH_MM[1]))
 # Which side of the floor each marker's origin is measured from (1: from the right / bottom edge).
 MARKER_FROM_FAR_SIDE = {20: (0, 0), 21: (1, 0), 22: (1, 1), 23: (0, 1)}
 # Floor corners covered by the stickers (dice are not searched there).
