@@ -103,8 +103,8 @@ _EDGE_SAMPLES = np.linspace(0.2, 0.8, 7)
 
 def refine_marker_corners(gray: np.ndarray, corners: np.ndarray) -> np.ndarray:
     """A tray marker's four corners (frame px, TL TR BR BL) moved onto its printed square's edges: each side
-    refitted where the grey level is halfway between the border's black and the sticker's white; the
-    corners as given when a side is not clear."""
+    refitted where the grey level is halfway between the border's black and the sticker's white; a side
+    that is not clear as given."""
     corners = np.asarray(corners, np.float64)
     centre = corners.mean(axis=0)
     module = float(np.mean(np.linalg.norm(corners - np.roll(corners, 1, axis=0), axis=1))) / 6.0
@@ -120,20 +120,26 @@ def refine_marker_corners(gray: np.ndarray, corners: np.ndarray) -> np.ndarray:
         pts = base[:, None, :] + steps[None, :, None] * normal  # (samples, steps, 2)
         profile = cv2.remap(gray, pts[..., 0].astype(np.float32), pts[..., 1].astype(np.float32), cv2.INTER_LINEAR,
                             borderMode=cv2.BORDER_REPLICATE).astype(np.float64)
-        black, white = profile[:, :3].mean(), profile[:, -3:].mean()
-        if white - black < 30:
-            return corners.astype(np.float32)
-        half = (black + white) / 2
+        # Each profile's black is its darkest inside the edge, not its first samples: where a white bit of the
+        # marker meets the border, blur brings that white into them, the halfway level rose above the
+        # border's black and the side went unrefitted (on a 30 cm tray, one corner 1.6 px off measured it
+        # 2.3 % long).
+        inner = len(steps) // 2 + 1
+        darkest = profile[:, :inner].argmin(axis=1)
+        black = profile[np.arange(len(profile)), darkest]
+        white = profile[:, inner:].max(axis=1)
         found = []
-        for row, start in zip(profile, base, strict=True):
-            above = np.nonzero(row >= half)[0]
-            if not len(above) or above[0] == 0:
-                continue
-            i = int(above[0])
-            t = (half - row[i - 1]) / max(row[i] - row[i - 1], 1e-9)
-            found.append(start + (steps[i - 1] + t * (steps[i] - steps[i - 1])) * normal)
+        if np.median(white - black) >= 30:
+            for row, start, j, half in zip(profile, base, darkest, (black + white) / 2, strict=True):
+                above = j + np.nonzero(row[j:] >= half)[0]
+                if not len(above) or above[0] == 0:
+                    continue
+                i = int(above[0])
+                t = (half - row[i - 1]) / max(row[i] - row[i - 1], 1e-9)
+                found.append(start + (steps[i - 1] + t * (steps[i] - steps[i - 1])) * normal)
         if len(found) < 3:
-            return corners.astype(np.float32)
+            lines.append((a, along))  # not clear (glare, a die's shadow): this side as given
+            continue
         pts_found = np.array(found)
         offset = float(np.median((pts_found - a) @ normal))
         lines.append((a + offset * normal, along))
@@ -260,15 +266,18 @@ def _square_centre(outline: np.ndarray, side: float, outward: np.ndarray, cut: b
     return points[np.argmin(points @ outward)] + outward * side / 2
 
 
-def marker_squares(tray: np.ndarray, view: TrayView = REFERENCE_VIEW) -> dict[int, tuple[np.ndarray, np.ndarray]]:
+def marker_squares(
+    tray: np.ndarray, view: TrayView = REFERENCE_VIEW, margin: int = 0
+) -> dict[int, tuple[np.ndarray, np.ndarray]]:
     """Tray marker id -> (centre where the kit prints it, centre of its dark square as seen), in rectified
-    pixels, for the markers whose square is seen (the one nearest its printed place)."""
+    pixels of ``tray`` (the floor and ``margin`` pixels beyond it on every side), for the markers whose
+    square is seen (the one nearest its printed place)."""
     height, width = tray.shape[:2]
     side = view.layout.marker_side_mm * view.px_per_mm
     reach = STICKER_REACH_MM * view.px_per_mm
     found = {}
     for marker_id in view.layout.marker_origins:
-        printed = view.layout.marker_corners_mm(marker_id).mean(axis=0).astype(np.float64) * view.px_per_mm
+        printed = view.layout.marker_corners_mm(marker_id).mean(axis=0).astype(np.float64) * view.px_per_mm + margin
         outward = np.sign(printed - (width / 2, height / 2))  # towards the tray's corner
         x0, y0 = np.maximum(printed - side / 2 - reach, 0).astype(int)
         x1, y1 = np.minimum(printed + side / 2 + reach, (width, height)).astype(int)
@@ -277,13 +286,23 @@ def marker_squares(tray: np.ndarray, view: TrayView = REFERENCE_VIEW) -> dict[in
         # Outer outlines, also of what lies in a hole of another dark region (a dark floor and what lies
         # beyond it can ring the sticker's white).
         outlines, hierarchy = cv2.findContours(dark, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)
-        best: tuple[float, np.ndarray] | None = None
+        candidates = []
         for outline, (_, _, _, parent) in zip(outlines, hierarchy[0] if outlines else (), strict=True):
             if parent >= 0:
                 continue
             bx, by, bw, bh = cv2.boundingRect(outline)
             cut = x0 + bx == 0 or y0 + by == 0 or x0 + bx + bw == width or y0 + by + bh == height
-            centre = _square_centre(outline, side, outward, cut)
+            candidates.append(_square_centre(outline, side, outward, cut))
+        # Also the hole the sticker's white rim rings, filled out to its hull: blurred from far on a dark
+        # floor, the Otsu level splits the black square's one-module border where white bits meet it, and
+        # its dark outline is then notched or in pieces (a 30 x 20 cm tray seen from 90 cm: the fourth
+        # sticker's square was not found and the tray measured 3 % short), while the rim stays whole.
+        rims, rim_hierarchy = cv2.findContours(cv2.bitwise_not(dark), cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)
+        for outline, (_, _, _, parent) in zip(rims, rim_hierarchy[0] if rims else (), strict=True):
+            if parent >= 0:
+                candidates.append(_square_centre(cv2.convexHull(outline), side, outward, cut=False))
+        best: tuple[float, np.ndarray] | None = None
+        for centre in candidates:
             if centre is None:
                 continue
             centre += (x0, y0)
@@ -293,6 +312,35 @@ def marker_squares(tray: np.ndarray, view: TrayView = REFERENCE_VIEW) -> dict[in
         if best is not None:
             found[marker_id] = (printed, best[1])
     return found
+
+
+def undecoded_marker(frame: np.ndarray, plane: LocatedPlane) -> tuple[int, np.ndarray] | None:
+    """(id, corners in ``frame`` px) of the one tray marker ``plane`` was located without, from its dark
+    square as the floor rectified by the other three shows it (``marker_squares``); None when it is not
+    seen or more than one is missing.
+
+    Three markers measure a tray only to about 3 % (the fourth corner is drawn from the perspective of
+    their 15-20 px squares): on a 30 cm tray 9 mm, which put dice by the far wall 6-8 mm off their place.
+    A sticker whose bits do not decode (small, turned about 45 degrees, blurred) still shows its square,
+    whose centre is found to 0.2-0.5 mm; its corners here are that centre and the printed side, square to
+    the floor (``refine_marker_corners`` then fits them to its edges).
+    """
+    missing = [m for m in plane.layout.marker_origins if m not in plane.markers_seen]
+    if len(missing) != 1 or frame.ndim != 3:
+        return None
+    # The floor and SURROUND_MM beyond: the fourth corner may lie 10 mm or more off, its sticker partly
+    # beyond the floor as located.
+    view = TrayView(plane.layout, PX_PER_MM)
+    margin_mm = SURROUND_MM
+    region = (-margin_mm, -margin_mm, plane.layout.width_mm + 2 * margin_mm, plane.layout.height_mm + 2 * margin_mm)
+    margin = round(margin_mm * view.px_per_mm)
+    squares = marker_squares(plane.rectify(frame, view.px_per_mm, region), view, margin)
+    if missing[0] not in squares:
+        return None
+    centre_mm = (squares[missing[0]][1] - margin) / view.px_per_mm
+    half = plane.layout.marker_side_mm / 2
+    corners_mm = centre_mm + np.array([[-half, -half], [half, -half], [half, half], [-half, half]])
+    return missing[0], plane.to_frame(corners_mm).astype(np.float32)
 
 
 def tray_correction(tray: np.ndarray, view: TrayView = REFERENCE_VIEW) -> np.ndarray | None:
@@ -632,50 +680,58 @@ _WIDTH_DIRECTIONS = np.deg2rad(np.arange(0.0, 180.0, 1.0))
 _UNIT_NORMALS = np.column_stack([np.cos(_WIDTH_DIRECTIONS), np.sin(_WIDTH_DIRECTIONS)])
 
 
+# A lone die's blob (its top and the sides the camera sees) is less than this many times another's (the
+# sides seen grow with the lean, the same for every die in the tray); two touching dice are about twice one.
+_SINGLE_AREA_RATIO = 1.5
+
+
 def measure_die(tray: np.ndarray, view: TrayView = REFERENCE_VIEW) -> float | None:
     """The side of the dice in the tray, millimetres, measured on a rectified tray (``view``'s scale);
-    None when no die shows a clear symbol.
+    None when no lone die shows a clear symbol.
 
     A die seen from the camera is its top square and, where the camera looks in at an angle, the sides
     between the top and its base: the shape of its top swept along the lean (the top's offset from the
     base, the same for every die in the tray). Its width across a direction n is then the square's width
     plus |lean . n|, and the square's width is the side itself across its own axes: so the side is the
     least, over all directions, of the blob's width less |lean . n|. The lean is twice the offset of a
-    die's symbol (its top's centre) from its blob's centre (the middle of the sweep). Touching dice give
-    the same least width across their row: the dice's side is the median over blobs with one symbol,
-    or over all blobs near the smallest when no blob shows just one.
+    die's symbol (its top's centre) from its blob's centre (the middle of the sweep), and the dice's side
+    the median over the lone dice (blobs of one clear symbol, none much larger than another).
     """
     darkest = darkest_channel(tray)
     outlines = dice_outlines(tray, view, floor_levels(tray, view, halfway=True))
     least_top = (DIE_MM_RANGE[0] * view.px_per_mm) ** 2
     height, width = darkest.shape
     pad = WHITE_PX // 2 + 1
-    hulls, offsets, single = [], [], []
+    hulls, areas, offsets, counts = [], [], [], []
     for outline in sorted(outlines, key=cv2.contourArea, reverse=True)[:2 * MAX_DICE]:
-        if cv2.contourArea(outline) < 0.6 * least_top:
+        area = cv2.contourArea(outline)
+        if area < 0.6 * least_top:
             continue
         blob, (x0, y0, x1, y1) = _outline_patch(outline, pad, width, height)
         symbols = [sym for sym in _symbols(darkest[y0:y1, x0:x1], blob.view(bool), (x0, y0))
                    if sym.ink >= EXTRA_SYMBOL_INK]
-        hull = cv2.convexHull(outline).reshape(-1, 2).astype(np.float64)
-        hulls.append(hull)
-        single.append(len(symbols) == 1)
-        if len(symbols) == 1:
-            centre = cv2.minAreaRect(outline)[0]
-            offsets.append((symbols[0].x - centre[0], symbols[0].y - centre[1]))
-    if not hulls or not offsets:
+        hulls.append(cv2.convexHull(outline).reshape(-1, 2).astype(np.float64))
+        areas.append(area)
+        counts.append(len(symbols))
+        centre = cv2.minAreaRect(outline)[0]
+        offsets.append((symbols[0].x - centre[0], symbols[0].y - centre[1]) if symbols else (0.0, 0.0))
+    # One clear symbol is one die only in a blob no larger than _SINGLE_AREA_RATIO times the least such: a
+    # pair of touching small dice (14 mm) whose second symbol is faint shows one symbol too, and its
+    # symbol's offset from the pair's middle, taken for the lean, made the lone dice measure 8 mm.
+    ones = [area for area, count in zip(areas, counts, strict=True) if count == 1]
+    single = [count == 1 and area <= _SINGLE_AREA_RATIO * min(ones) for area, count in zip(areas, counts, strict=True)]
+    seen_offsets = [offset for offset, one in zip(offsets, single, strict=True) if one]
+    if not hulls or not seen_offsets:
         return None
-    lean = 2.0 * np.median(np.array(offsets), axis=0)
+    lean = 2.0 * np.median(np.array(seen_offsets), axis=0)
     leaning = np.abs(_UNIT_NORMALS @ lean)
     sides = []
-    for hull in hulls:
-        projections = hull @ _UNIT_NORMALS.T
-        widths = projections.max(axis=0) - projections.min(axis=0)
-        sides.append(float(np.min(widths - leaning)))
-    chosen = [side for side, one in zip(sides, single, strict=True) if one]
-    if not chosen:
-        chosen = [side for side in sides if side <= 1.3 * min(sides)]
-    die_mm = float(np.median(chosen)) / view.px_per_mm
+    for hull, one in zip(hulls, single, strict=True):
+        if one:
+            projections = hull @ _UNIT_NORMALS.T
+            widths = projections.max(axis=0) - projections.min(axis=0)
+            sides.append(float(np.min(widths - leaning)))
+    die_mm = float(np.median(sides)) / view.px_per_mm
     return die_mm if DIE_MM_RANGE[0] <= die_mm <= DIE_MM_RANGE[1] else None
 
 
@@ -788,6 +844,13 @@ class DiceReader:
             refined = {m: refine_marker_corners(gray, c) for m, c in markers.items() if m in TRAY_LAYOUT.marker_origins}
             return locate_plane(refined, tray_layout(*known), min_markers=2)
         plane = locate_tray(markers, known, gray)
+        if plane is not None and len(plane.markers_seen) == 3:
+            # The fourth sticker seen but not decoded: its square measures the tray whole.
+            fourth = undecoded_marker(frame, plane)
+            if fourth is not None:
+                markers = {**markers, fourth[0]: fourth[1]}
+                plane = locate_tray(markers, known, gray) or plane
+                whole = len(plane.markers_seen) == 4
         if plane is not None and whole:
             self.tray_mm = (plane.layout.width_mm, plane.layout.height_mm)
         return plane
