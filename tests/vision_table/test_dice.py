@@ -439,3 +439,17 @@ def test_a_pair_of_small_dice_showing_one_symbol_is_not_taken_for_a_lone_die():
     assert plane is not None
     measured = measure_die(plane.rectify(frame, PX_PER_MM), TrayView(plane.layout))
     assert measured is not None and abs(measured - look.die_mm) < 1.0
+
+
+def test_a_light_grey_floor_just_short_of_light_keeps_each_top_whole():
+    """A light grey floor whose halfway level to the dice's white lay a grey step above the dark floors'
+    level, so it was read as a dark floor but at as high a level: only the dice's tops cleared it, a head's
+    top broke in two around its symbol, each piece smaller than a die, and the die was lost. Its pieces
+    are joined as on a light floor whenever the level leaves only the tops."""
+    rng = np.random.default_rng(2777)
+    for _ in range(9):
+        look = TrayLook("light grey", float(rng.uniform(200, 300)), float(rng.uniform(140, 200)), float(rng.uniform(14, 20)))
+        frame, dice, _ = tray_scene(rng, look=look)
+    readings = DiceReader().read(frame)
+    assert readings is not None and len(readings) == len(dice) == 5
+    assert _right(readings, dice) == 5

@@ -424,8 +424,9 @@ def white_level(darkest: np.ndarray, view: TrayView = REFERENCE_VIEW) -> float:
     return _levels(darkest, view)[0]
 
 
-def _levels(darkest: np.ndarray, view: TrayView, halfway: bool = False) -> tuple[float, bool]:
-    """(``white_level``, whether the floor is light: the level set halfway up to the dice's white)."""
+def _levels(darkest: np.ndarray, view: TrayView, halfway: bool = False) -> tuple[float, bool, float]:
+    """(``white_level``, whether the floor is light: the level set halfway up to the dice's white, the dice's
+    white)."""
     hist = cv2.calcHist([darkest], [0], _off_stickers(darkest.shape, view), [256], [0, 256]).ravel()
     cumulative = np.cumsum(hist)
     floor_level = float(np.searchsorted(cumulative, cumulative[-1] / 2))
@@ -433,16 +434,23 @@ def _levels(darkest: np.ndarray, view: TrayView, halfway: bool = False) -> tuple
     otsu, _ = cv2.threshold(darkest, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
     middle = max((floor_level + dice_white) / 2, floor_level + _ABOVE_FLOOR_MIN)
     dark_floor_level = max(otsu, floor_level + 35)
-    return (middle if halfway else min(dark_floor_level, middle)), middle < dark_floor_level
+    return (middle if halfway else min(dark_floor_level, middle)), middle < dark_floor_level, dice_white
+
+
+# The dice's shaded sides are 0.68-0.9 of their tops' white: above this share of the white the level
+# leaves only the tops (the sides no longer join a top's white around its symbol into one blob).
+_TOPS_ONLY_SHARE = 0.7
 
 
 @dataclass(frozen=True)
 class FloorLevels:
     """How the dice are told from a tray's floor: above ``level`` in the darkest channel on a dark floor,
-    in the ``whiteness`` on a light one (``light``)."""
+    in the ``whiteness`` on a light one (``light``). ``tops_only``: the level is so high that only the dice's
+    tops clear it, in pieces where a big symbol and blur cut their white (``dice_outlines`` joins them)."""
 
     level: float
     light: bool
+    tops_only: bool = False
 
     def image(self, tray: np.ndarray) -> np.ndarray:
         return whiteness(tray) if self.light else darkest_channel(tray)
@@ -454,11 +462,15 @@ def floor_levels(tray: np.ndarray, view: TrayView = REFERENCE_VIEW, halfway: boo
     whiteness, which also takes a light floor's colour off it. With ``halfway`` the level is halfway up
     from the floor to the dice's white on any floor: where a blurred edge is (for measuring the dice)."""
     darkest = darkest_channel(tray)
-    level, light = _levels(darkest, view)
+    level, light, white = _levels(darkest, view)
     image = whiteness(tray) if light else darkest
     if halfway:
-        return FloorLevels(_levels(image, view, halfway=True)[0], light)
-    return FloorLevels(_levels(image, view)[0], True) if light else FloorLevels(level, False)
+        return FloorLevels(_levels(image, view, halfway=True)[0], light, light)
+    if light:
+        return FloorLevels(_levels(image, view)[0], True, True)
+    # A light grey floor just short of "light" (its halfway level a grey step above the dark floors'): the
+    # level is as high, a head's top broke in two pieces each smaller than a die's, and the die was lost.
+    return FloorLevels(level, False, level >= _TOPS_ONLY_SHARE * white)
 
 
 def dice_outlines(tray: np.ndarray, view: TrayView = REFERENCE_VIEW, levels: FloorLevels | None = None) -> list[np.ndarray]:
@@ -466,14 +478,13 @@ def dice_outlines(tray: np.ndarray, view: TrayView = REFERENCE_VIEW, levels: Flo
     levels = levels or floor_levels(tray, view)
     image = levels.image(tray)
     h, w = image.shape
-    light_floor = levels.light
     _, mask = cv2.threshold(image, levels.level, 255, cv2.THRESH_BINARY)
     s = round(STICKER_MM * view.px_per_mm) + 2
     for y0, x0 in ((0, 0), (0, w - s), (h - s, w - s), (h - s, 0)):
         mask[y0:y0 + s, x0:x0 + s] = 0
     mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
     mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (7, 7)))
-    if light_floor:
+    if levels.tops_only:
         mask = _whole_tops(mask)
     # Outer outlines only: the symbols (holes in the white) are filled in.
     contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
