@@ -736,7 +736,8 @@ class Tracker:
         return f"{text} (not allowed: {why})"
 
     def answer_question(self, choice: int, expected: int | None = None) -> dict[str, Any]:
-        """The players say which reading of the drawing is right: it is recorded as the move.
+        """The players say which reading of the drawing is right: it is recorded as the move (one that breaks
+        a rule, the reading "as drawn", opens the dispute instead).
         ``expected``: the question the request answers (its ``seq``); another one open now, or none (a
         double tap, two phones at once), refuses it with :class:`Stale`."""
         with self._lock:
