@@ -160,6 +160,12 @@ ITEM_WORDS: dict[str, str] = {"W": "a wall", "G": "a crate", "H": "a house", **P
                               **{str(n): f"a church {n}" for n in range(1, 6)}}
 
 
+def rule_without_cells(message: str) -> str:
+    """A rules-engine message ("Wall at D4: walls go only in the outer ...") without the cells it starts
+    with, for a question's button that already names them."""
+    return message.split(": ", 1)[-1].rstrip(".")
+
+
 def describe_choice(action: Mapping[str, Any], other: Mapping[str, Any] | None = None) -> str:
     """A reading in plain words for a question's button: what is drawn where (with ``other``, the cells
     where the two readings differ come first), and the dice turned."""

@@ -35,7 +35,14 @@ from typing import Any
 from companion.errors import UserError
 from companion.game import Game
 from companion.layout import ALL_CELLS, LAYOUT, cell_index
-from companion.reading import ASK_WITHIN, MoveReading, cell_probabilities, describe_choice, read_move
+from companion.reading import (
+    ASK_WITHIN,
+    MoveReading,
+    cell_probabilities,
+    describe_choice,
+    read_move,
+    rule_without_cells,
+)
 from companion.rules import (
     SYMBOLS,
     Action,
@@ -56,9 +63,9 @@ VALID_ITEMS = frozenset("WGH12345") | frozenset(PERSON_LEVEL)
 PIRATE_STRENGTHS: tuple[int, ...] = (1, 3, 6, 8, 10, 12)
 SPACES = frozenset(LAYOUT.spaces)
 
-# Rule ids the tracker itself raises (the engine's ids name the game's rules).
 logger = logging.getLogger(__name__)
 
+# Rule ids the tracker itself raises (the engine's ids name the game's rules).
 RULE_DICE_UNSEEN = "dice-unseen"
 RULE_NO_DRAWING = "no-drawing"
 
@@ -450,6 +457,11 @@ class Tracker:
             except Exception:  # learning a hand is a help; it must never cost the table a move
                 logger.exception("learning from a confirmed drawing failed")
 
+    def _confirm_action(self, action: dict[str, Any], kind: str) -> None:
+        """``_confirm`` the cells a move draws (a move that draws nothing teaches nothing)."""
+        if action.get("place"):
+            self._confirm(int(action["player"]), {p["cell"]: p["item"] for p in action["place"]}, kind)
+
     def _changed(self) -> None:
         self.version += 1
         if self._atomic_depth:
@@ -732,8 +744,7 @@ class Tracker:
         text = describe_choice(action, other)
         if verdict.legal:
             return text
-        why = verdict.errors[0].message.split(": ", 1)[-1].rstrip(".")  # the rule, without its cells again
-        return f"{text} (not allowed: {why})"
+        return f"{text} (not allowed: {rule_without_cells(verdict.errors[0].message)})"
 
     def answer_question(self, choice: int, expected: int | None = None) -> dict[str, Any]:
         """The players say which reading of the drawing is right: it is recorded as the move (one that breaks
@@ -750,20 +761,17 @@ class Tracker:
                 raise UserError(f"choice must be 1 or {len(question.choices)}, not {choice + 1}")
             action = question.choices[choice]
             verdict = judge(self.state, Action.from_json(action))
-            if not verdict.legal:
-                # The players say the drawing is one that breaks a rule (the reading "as drawn"): a dispute
-                # naming the rule, settled as any other.
-                with self._atomic("the answer"):
-                    self._append({"type": "answered", "choice": choice, "text": question.texts[choice]})
-                    self.pending = None
-                    self._open_dispute(action, [_to_json(e) for e in verdict.errors], source="answer")
-                return action
             with self._atomic("the answer"):
                 self._append({"type": "answered", "choice": choice, "text": question.texts[choice]})
                 self.pending = None
-                self._record({"type": "move", "action": action, "source": "answer"})
-            if action.get("place"):  # the players said what the drawing is
-                self._confirm(int(action["player"]), {p["cell"]: p["item"] for p in action["place"]}, "move")
+                if verdict.legal:
+                    self._record({"type": "move", "action": action, "source": "answer"})
+                else:
+                    # The players say the drawing is one that breaks a rule (the reading "as drawn"): a
+                    # dispute naming the rule, settled as any other.
+                    self._open_dispute(action, [_to_json(e) for e in verdict.errors], source="answer")
+            if verdict.legal:
+                self._confirm_action(action, "move")  # the players said what the drawing is
             return action
 
     def _judge_and_record(self, action: dict[str, Any], source: str) -> Any:
@@ -776,8 +784,8 @@ class Tracker:
                     self._append({"type": "resolved", "how": "fixed on the board" if source == "camera"
                                   else "entered by hand"})
                 self._record({"type": "move", "action": action, "source": source})
-            if taught and action.get("place"):
-                self._confirm(int(action["player"]), {p["cell"]: p["item"] for p in action["place"]}, "move")
+            if taught:
+                self._confirm_action(action, "move")
         else:
             self._open_dispute(action, [_to_json(e) for e in verdict.errors], source)
         return verdict
@@ -893,8 +901,7 @@ class Tracker:
                 self._replay()
             self.pending = None
             self.ignored_diff = [dict(p) for p in action.get("place", [])] or None
-            if action.get("place"):
-                self._confirm(int(action["player"]), {p["cell"]: p["item"] for p in action["place"]}, "undone")
+            self._confirm_action(action, "undone")
             self._changed()
 
     def correct_cell(self, player: int, cell: str, item: str, reason: str = "misread",

@@ -9,6 +9,7 @@ from typing import Any
 
 from flask import Flask, g, render_template
 
+from companion.reading import rule_without_cells
 from companion.rules import Action, judge
 from companion.tracker import Tracker
 from web.i18n import describe_action, item_label, letters_for, palette_items, plain_errors, translate
@@ -134,7 +135,7 @@ def question_cells(question: dict[str, Any]) -> list[str]:
 def _rules_broken(lang: str, tracker: Tracker, action: dict[str, Any]) -> list[dict[str, str]]:
     """The rules a question's reading breaks, in plain words, without the cells the button already names."""
     errors = plain_errors(lang, [e.to_json() for e in judge(tracker.state, Action.from_json(action)).errors])
-    return [{**e, "text": e["text"].split(": ", 1)[-1] if lang == "en" else e["text"]} for e in errors]
+    return [{**e, "text": rule_without_cells(e["text"]) if lang == "en" else e["text"]} for e in errors]
 
 
 def choice_text(lang: str, action: dict[str, Any], other: dict[str, Any]) -> str:

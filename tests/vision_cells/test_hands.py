@@ -11,7 +11,7 @@ from vision.cells.cnn import trained_on_families
 from vision.cells.evaluate import evaluate
 from vision.cells.labels import GLYPH_CLASSES
 from vision.cells.reader import DEFAULT_MODEL_PATH, INNER_INDEX, CellReader, apply_board_context
-from vision.cells.train_hands import unseen_model_path
+from vision.cells.train_hands import CLASSIC, unseen_model_path
 from vision.synth.drawings import CellPen, Hand, draw_symbol
 from vision.synth.hands import FAMILY_NAMES, HAND_FAMILIES, font_glyph, font_path, missing_fonts
 
@@ -111,7 +111,7 @@ def test_each_unseen_network_was_trained_without_its_family_and_the_shipped_one_
         families = trained_on_families(unseen_model_path(name))
         assert families and name not in families, f"the network for {name} saw {families}"
     # The shipped reader's network: every family and the generator's first hands (the demo's, the tests').
-    assert set(trained_on_families(DEFAULT_MODEL_PATH)) == {*FAMILY_NAMES, "classic"}
+    assert set(trained_on_families(DEFAULT_MODEL_PATH)) == {*FAMILY_NAMES, CLASSIC}
 
 
 @pytest.mark.parametrize("family", ["school", "loose"])

@@ -92,7 +92,7 @@ class CellReader:
         self.model = CellModel.load(model_path)
         # A CNN file holds a convolutional trunk that turns crops into the head's input features.
         self.trunk = ConvTrunk.load(model_path) if ConvTrunk.is_cnn_file(model_path) else None
-        self.uncertain_below = (uncertain_threshold(model_path) if self.trunk is not None else None) or UNCERTAIN_BELOW
+        self.uncertain_below = uncertain_threshold(model_path) or UNCERTAIN_BELOW
         if taught_path is not None and taught_path.is_file():
             try:
                 taught: CellModel | None = CellModel.load(taught_path)

@@ -49,7 +49,8 @@ CLASSIC = "classic"
 SHIPPED_PATH = CNN_PATH
 # The network trained on the five families alone, the shipped one's starting point.
 FAMILIES_PATH = CNN_PATH.with_name("cnn_second.npz")
-RESUME_MAX_LR = 1e-3  # a resumed fit warms up again, to a third of a fresh fit's peak
+FRESH_MAX_LR = 3e-3  # a fit from random weights
+RESUME_MAX_LR = 1e-3  # a fit from a network's weights warms up again, to a third of a fresh fit's peak
 PARTS_PER_FAMILY = 2
 # The seed of the boards drawn after the fonts of Seto, Kiloji, Yusei Magic and Kaushan Script joined the
 # families (``--extra-boards``).
@@ -139,7 +140,7 @@ def calibrate(data: dict[str, tuple[np.ndarray, np.ndarray]]) -> None:
             set_calibration(unseen_model_path(fam), *pooled(others))
     if preds:
         for path in (FAMILIES_PATH, SHIPPED_PATH):
-            if trained_on_families(path)[:len(FAMILY_NAMES)] == FAMILY_NAMES:
+            if set(FAMILY_NAMES) <= set(trained_on_families(path)):
                 set_calibration(path, *pooled(list(preds)))
 
 
@@ -185,7 +186,7 @@ def temperature_for_unseen(logits: np.ndarray, labels: np.ndarray) -> float:
 
 def fit(families: tuple[str, ...], data: dict[str, tuple[np.ndarray, np.ndarray]], out: Path, epochs: int,
         seed: int, threads: int, temperature: float | None = None, init: Path | None = None,
-        max_lr: float = 3e-3) -> None:
+        max_lr: float = FRESH_MAX_LR) -> None:
     from vision.cells.train_cnn import train_on
 
     xs, ys, vxs, vys = [], [], [], []
@@ -204,7 +205,7 @@ def _continued(path: Path, resume: bool) -> tuple[Path | None, float]:
     """Where a fit starts (its own last weights when resuming) and its peak learning rate."""
     if resume and path.is_file():
         return path, RESUME_MAX_LR
-    return None, 3e-3
+    return None, FRESH_MAX_LR
 
 
 def training_cells(families: tuple[str, ...], n_boards: int, seed: int, cache: Path,
@@ -238,11 +239,9 @@ def _fit_shipped(n_boards: int, seed: int, cache: Path, epochs: int, resume: boo
     ``extra_boards``: see ``training_cells`` (the networks without a family learn from the same)."""
     sources = FAMILY_NAMES + (CLASSIC,)
     data = training_cells(FAMILY_NAMES, n_boards, seed, cache, extra_boards)
-    if resume and trained_on_families(SHIPPED_PATH) == sources:
-        init: Path | None = SHIPPED_PATH
-    else:
-        init = FAMILIES_PATH if trained_on_families(FAMILIES_PATH) == FAMILY_NAMES else None
-    max_lr = RESUME_MAX_LR if init is not None else 3e-3
+    init, max_lr = _continued(SHIPPED_PATH, resume and trained_on_families(SHIPPED_PATH) == sources)
+    if init is None:
+        init, max_lr = _continued(FAMILIES_PATH, trained_on_families(FAMILIES_PATH) == FAMILY_NAMES)
     print("== shipped" + (f" (from {init.name})" if init else ""), flush=True)
     fit(sources, data, SHIPPED_PATH, epochs, seed + resume, threads=threads, init=init, max_lr=max_lr)
 
