@@ -172,39 +172,58 @@ def _rate(pair: list[int]) -> str:
     return f"{pair[0] / max(pair[1], 1):.2%} ({pair[0]}/{pair[1]})"
 
 
-def frame_cost(seed: int, tables: int = 6) -> tuple[float, float]:
+def frame_cost(seed: int, tables: int = 6) -> tuple[float, float, float]:
     """Median ms of a full read of a 1920 x 1080 frame (4 boards, tray, track; bench_frame's frames) by the
-    reader alone and with every seat's hand full to its cap (40 drawings of each of the 17 classes)."""
+    reader alone and with every seat's hand full to its cap (40 drawings of each of the 17 classes, each
+    labelled with what it is, as a table teaches them), and the ms to fit one such seat's own last layer
+    (``seat_hand.seat_head``: once after every move that teaches the seat, not every frame)."""
+    from vision.cells.cnn import single_threaded_blas
     from vision.cells.features import cell_crops
-    from vision.cells.labels import GLYPH_CLASSES
+    from vision.cells.labels import GLYPH_CLASSES, glyph_for_char
     from vision.cells.seat_hand import MAX_PER_CLASS
     from vision.pipeline import TableReader
     from vision.synth.table import TableSpec, render_table
 
     rng = np.random.default_rng(seed)
     frames = [render_table(TableSpec.random(rng, n_boards=4), rng)[0] for _ in range(tables + 1)]
-    drawn = render_board(random_city(rng, fill=0.9), rng, cell_px=64, seat=0, hand=Hand.random(rng))
-    crops = cell_crops(drawn.image)
+    # Drawings of every class in one hand (Italian letters too: a 'G' person), drawn until each class has some.
+    by_glyph: dict[str, list[np.ndarray]] = {}
+    hand_drawn = Hand.random(rng)
+    while len(by_glyph) < len(GLYPH_CLASSES):
+        language = str(rng.choice(["en", "it"]))
+        city = random_city(rng, fill=0.9, language=language)
+        crops = cell_crops(render_board(city, rng, cell_px=64, seat=0, hand=hand_drawn, language=language).image)
+        for i in DRAWABLE_INDEX:
+            char = city[i // SIZE][i % SIZE]
+            by_glyph.setdefault(glyph_for_char(char, language), []).append(crops[i])
     full = TableHands(None, None, "en")
     for seat in range(5):
         for k in range(MAX_PER_CLASS * len(GLYPH_CLASSES)):
-            full.seat(seat).add(GLYPH_CLASSES[k % len(GLYPH_CLASSES)], crops[(k + seat) % len(crops)])
+            glyph = GLYPH_CLASSES[k % len(GLYPH_CLASSES)]
+            pool = by_glyph[glyph]
+            full.seat(seat).add(glyph, pool[(k // len(GLYPH_CLASSES) + seat) % len(pool)])
     readers = {"alone": TableReader(), "hands": TableReader(hands=full)}
     times: dict[str, list[float]] = {name: [] for name in readers}
     for reader in readers.values():
         reader.read(frames[0])  # models loaded
-    for seat in range(5):  # every seat's examples embedded (in play: one move's drawings at a time)
+    cells = readers["hands"].cell_reader
+    fits = []
+    for seat in range(5):  # every seat's examples embedded and its last layer fitted (in play: after a move)
         hand = full.hand(seat)
         assert hand is not None
-        cells = readers["hands"].cell_reader
+        hand.add(GLYPH_CLASSES[0], by_glyph[GLYPH_CLASSES[0]][0])  # a new example: the layer is fitted again
         hand.adjust(np.full((1, len(GLYPH_CLASSES)), 1 / len(GLYPH_CLASSES)), cells.embed(crops[:1]), cells)
+        t0 = time.perf_counter()
+        with single_threaded_blas():
+            hand.seat_model(cells, cells.model, cells.allowed)
+        fits.append(1000 * (time.perf_counter() - t0))
     for frame in frames[1:]:
         for name, reader in readers.items():
             reader.reset()
             t0 = time.perf_counter()
             reader.read(frame)
             times[name].append(1000 * (time.perf_counter() - t0))
-    return float(np.median(times["alone"])), float(np.median(times["hands"]))
+    return float(np.median(times["alone"])), float(np.median(times["hands"])), float(np.median(fits))
 
 
 def main() -> int:
@@ -258,9 +277,10 @@ def main() -> int:
     print(f"(b) one teaching sheet per player, {args.boards} fresh boards a player afterwards (all families):")
     print(f"  untaught {_rate(teach_totals['none'])}; own seat taught {_rate(teach_totals['own'])}; "
           f"through another player's taught seat {_rate(teach_totals['other'])}; other seats: unchanged")
-    alone, with_hands = frame_cost(args.seed)
+    alone, with_hands, fit = frame_cost(args.seed)
     print(f"full frame (4 boards, median): {alone:.1f} ms without hands, {with_hands:.1f} ms with every seat's "
-          "hand at its cap (budget 60 ms, benchmarks/bench_frame.py)")
+          f"hand at its cap (budget 60 ms, benchmarks/bench_frame.py); a seat's own last layer fitted again "
+          f"after a move: {fit:.0f} ms at the cap")
     print(f"({time.perf_counter() - started:.0f} s)")
     return 0
 

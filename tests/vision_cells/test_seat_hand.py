@@ -3,6 +3,7 @@ next to the network when that seat's board is read."""
 
 from __future__ import annotations
 
+import copy
 from pathlib import Path
 
 import numpy as np
@@ -16,7 +17,7 @@ from vision.cells import CellReader
 from vision.cells.features import cell_crops
 from vision.cells.labels import GLYPH_CLASSES
 from vision.cells.reader import DRAWABLE_INDEX
-from vision.cells.seat_hand import SeatHand, TableHands
+from vision.cells.seat_hand import HEAD_FROM_DRAWINGS, SeatHand, TableHands
 from vision.synth.board import render_board
 from vision.synth.drawings import Hand
 
@@ -142,3 +143,34 @@ def test_hand_survives_a_restart_of_the_store(tmp_path, reader, odd_boards, play
     store.carry_hands(other, [0, 2], per_glyph=40)
     assert TableHands(store, other, "en").hand(2).counts() == counts
     store.close()
+
+
+def test_a_seat_reads_with_its_own_last_layer_once_it_has_enough_drawings(reader, odd_boards, played_boards):
+    hands = TableHands(None, None, "en")
+    for city, rectified in played_boards:
+        hands.learn(0, rectified, _drawn_cells(city), "move")
+    hand = hands.hand(0)
+    assert hand is not None and sum(hand.counts().values()) >= HEAD_FROM_DRAWINGS
+    seat = hand.seat_model(reader, reader.model, reader.allowed)
+    assert seat is not reader.model
+    # only the last layer is the seat's: the embedding the nearest examples vote on stays the network's
+    assert all(a is b for a, b in zip(seat.weights[:-1], reader.model.weights[:-1], strict=True))
+    assert not np.allclose(seat.weights[-1], reader.model.weights[-1])
+    assert hand.seat_model(reader, reader.model, reader.allowed) is seat  # kept until the hand changes
+    # the seat's layer alone, without the examples voting, reads the odd hand far better than the network
+    layer_only = copy.copy(reader)
+    layer_only.model = seat
+    before = _misread(reader, odd_boards, None)
+    assert _misread(layer_only, odd_boards, None) <= before // 2, before
+
+
+def test_a_seat_with_few_drawings_reads_with_the_network_own_layer(reader, played_boards):
+    city, rectified = played_boards[0]
+    hands = TableHands(None, None, "en")
+    hands.learn(0, rectified, dict(list(_drawn_cells(city).items())[:HEAD_FROM_DRAWINGS - 1]), "move")
+    hand = hands.hand(0)
+    assert hand is not None and sum(hand.counts().values()) == HEAD_FROM_DRAWINGS - 1
+    assert hand.seat_model(reader, reader.model, reader.allowed) is reader.model
+    hands.learn(0, rectified, dict(list(_drawn_cells(city).items())[HEAD_FROM_DRAWINGS - 1:HEAD_FROM_DRAWINGS]),
+                "move")
+    assert hand.seat_model(reader, reader.model, reader.allowed) is not reader.model

@@ -142,7 +142,11 @@ class CellReader:
         probs[list(_PRINTED_INDEX), GLYPH_CLASSES.index("G")] = 1.0
         first_crops = cell_crops(rectified, cells=list(DRAWABLE_INDEX))
         first_features = self.crop_features(first_crops)
-        probs[list(DRAWABLE_INDEX)] = self.model.probabilities(first_features, self.allowed)
+        # A seat with examples reads with its own last layer (``seat_hand.seat_head``), its nearest examples
+        # voting at the end.
+        seated = hand is not None and len(hand) > 0
+        model = hand.seat_model(self, self.model, self.allowed) if seated else self.model
+        probs[list(DRAWABLE_INDEX)] = model.probabilities(first_features, self.allowed)
         # A second look at doubtful cells: average over crops nudged a few pixels each way, which
         # smooths out a slightly wrong homography or a stroke at the cell's edge.
         # Doubtful as the board's context leaves it (an inner cell torn between a wall and a crate is not).
@@ -153,10 +157,10 @@ class CellReader:
             # Every nudged crop of every doubtful cell in one batch through the network.
             wanted = [(shift, i) for shift in SECOND_LOOK_SHIFTS for i in doubtful]
             crops = shifted_cell_crops(rectified, wanted)
-            looks = self.model.probabilities(self.crop_features(crops), self.allowed)
+            looks = model.probabilities(self.crop_features(crops), self.allowed)
             looks = looks.reshape(len(SECOND_LOOK_SHIFTS), len(doubtful), -1)
             probs[doubtful] = (probs[doubtful] + looks.sum(axis=0)) / (1 + len(SECOND_LOOK_SHIFTS))
-        if hand is not None and len(hand):
+        if seated:
             probs[list(DRAWABLE_INDEX)] = hand.adjust(probs[list(DRAWABLE_INDEX)],
                                                       head_embedding(self.model, first_features), self)
         apply_board_context(probs)
