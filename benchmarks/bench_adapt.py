@@ -16,7 +16,7 @@ the turn's new drawings (what the move is read from), among every drawing on the
 empty spaces read as drawn.
 
 (b) Teaching per seat (``vision.teach``). Each player draws one teaching sheet (every symbol twice) in
-their own hand; it teaches their seat. Then fresh boards of every player are read with no teaching, with
+their own hand; it teaches their seat (its examples vote, and the seat reads with its own last layer). Then fresh boards of every player are read with no teaching, with
 their own seat's sheet, and (for contrast) through another player's taught seat. Other seats' readings
 never change by construction (a seat reads with its own examples only; tests/vision_cells/test_teach.py
 checks it on a whole table); the cross figure says what a sheet would do to someone else's hand.
@@ -28,6 +28,9 @@ added never saw any of them). The constants of the hand memory were chosen on ot
 generator's hands with stone walls and tents, and with Hershey letters), never on these families. Fresh
 seeds, cities from real bot games (walls only on the outer spaces), every turn a new photograph (light,
 tilt, blur, noise), every drawing redrawn each turn: a memory never sees the very pixels it reads later.
+The seat's own last layer (``seat_hand.seat_head``) is the exception: its constants were chosen on teaching
+sheets of the tidy, quick and school families (other seeds and other players than here), and checked on
+round and loose, so the round and loose figures are the ones that say what it does on a new hand.
 """
 
 from __future__ import annotations

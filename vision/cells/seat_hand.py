@@ -18,6 +18,11 @@ not as embeddings).
 
 Augmented views of one drawing (a teaching sheet's cells turned and scaled a little) share a
 ``drawing`` id and count as one example: the best-matching view votes, once.
+
+From ``HEAD_FROM_DRAWINGS`` drawings on, the seat also reads with its own last layer (``seat_head``:
+chesscog's few-shot step, on the layer that turns the head's embedding into classes, fitted in a fraction of
+a second whenever the hand changes). The network's convolutions and hidden layer stay as they are, so the
+examples' embeddings, and what the nearest examples vote, do not change.
 """
 
 from __future__ import annotations
