@@ -563,6 +563,15 @@ def _symbols(darkest: np.ndarray, blob: np.ndarray, origin: tuple[int, int]) -> 
     return sorted(out, key=lambda sym: -sym.ink)
 
 
+def _apart(symbols: list[_Symbol]) -> list[_Symbol]:
+    """``symbols`` (clearest first) without any within SYMBOL_GAP of a clearer one: one a die."""
+    kept: list[_Symbol] = []
+    for sym in symbols:
+        if all((sym.x - k.x) ** 2 + (sym.y - k.y) ** 2 >= SYMBOL_GAP**2 for k in kept):
+            kept.append(sym)
+    return kept
+
+
 def _split(points: np.ndarray, k: int, seeds: list[tuple[float, float]]) -> list[np.ndarray]:
     """k groups of a blob's pixels (k-means from ``seeds`` plus farthest points; deterministic)."""
     centres = [np.asarray(s, np.float32) for s in seeds[:k]]
@@ -627,9 +636,14 @@ def segment_dice(tray: np.ndarray, view: TrayView = REFERENCE_VIEW) -> list[DieB
     unit = float(np.median(singles)) if singles else top_area * 1.25
     unit = float(np.clip(unit, top_area * 0.85, top_area * 2.2))
     counts = {i: max(1, int(round(areas[i] / unit))) for i in components}
-    # Five dice at most lie in the tray: take surplus splits from the blobs with the least area per die.
+    # Five dice at most lie in the tray: take surplus splits from the blobs with the least area per die,
+    # first from those with fewer clear symbols than dice. Packed dice whose sides show (the camera leaning
+    # in) count a die too many by area; taken from the blob with least area per die, that was a pair of
+    # two clear symbols next to them, and one of its dice was lost.
+    clear = {i: len(_apart([sym for sym in symbols[i] if sym.ink >= EXTRA_SYMBOL_INK])) for i in components}
     while sum(counts.values()) > MAX_DICE and any(k > 1 for k in counts.values()):
-        crowded = min((i for i in counts if counts[i] > 1), key=lambda i: areas[i] / counts[i])
+        unsure = [i for i in counts if counts[i] > max(1, clear[i])]
+        crowded = min(unsure or (i for i in counts if counts[i] > 1), key=lambda i: areas[i] / counts[i])
         counts[crowded] -= 1
     # Each blob's symbols, clearest first, never two within one die of each other; beyond the area's
     # count only clear ones (packed dice hide each other's sides, so their blob looks a die short).
