@@ -563,11 +563,16 @@ def _symbols(darkest: np.ndarray, blob: np.ndarray, origin: tuple[int, int]) -> 
     return sorted(out, key=lambda sym: -sym.ink)
 
 
+def _clear_of(sym: _Symbol, others: list[_Symbol]) -> bool:
+    """Whether ``sym`` lies at least SYMBOL_GAP from each of ``others``: on another die than theirs."""
+    return all((sym.x - o.x) ** 2 + (sym.y - o.y) ** 2 >= SYMBOL_GAP**2 for o in others)
+
+
 def _apart(symbols: list[_Symbol]) -> list[_Symbol]:
     """``symbols`` (clearest first) without any within SYMBOL_GAP of a clearer one: one a die."""
     kept: list[_Symbol] = []
     for sym in symbols:
-        if all((sym.x - k.x) ** 2 + (sym.y - k.y) ** 2 >= SYMBOL_GAP**2 for k in kept):
+        if _clear_of(sym, kept):
             kept.append(sym)
     return kept
 
@@ -653,7 +658,7 @@ def segment_dice(tray: np.ndarray, view: TrayView = REFERENCE_VIEW) -> list[DieB
         for sym in symbols[i]:
             if len(picked) >= counts[i] and sym.ink < EXTRA_SYMBOL_INK:
                 break
-            if all((sym.x - p.x) ** 2 + (sym.y - p.y) ** 2 >= SYMBOL_GAP**2 for p in picked):
+            if _clear_of(sym, picked):
                 picked.append(sym)
         chosen[i] = picked
     for i in sorted(components, key=lambda i: -len(chosen[i])):
