@@ -174,7 +174,7 @@ class SeatHand:
         views = np.asarray(crops)
         views = views[None] if views.ndim == 2 else views
         if views.dtype != np.uint8:
-            views = np.clip(np.round(views.astype(np.float32) * INK_SCALE), 0, 255).astype(np.uint8)
+            views = _ink_u8(views)
         index = GLYPH_CLASSES.index(glyph)
         with self._lock:
             if key:
@@ -275,9 +275,8 @@ class SeatHand:
         return mixed / mixed.sum(axis=1, keepdims=True)
 
 
-def examples_of(hands: Iterable[SeatHand]) -> int:
-    return sum(len(h) for h in hands)
 def _ink_u8(crop: np.ndarray) -> np.ndarray:
+    """Ink maps (0..2, any shape) as kept: uint8."""
     return np.clip(np.round(np.asarray(crop, np.float32) * INK_SCALE), 0, 255).astype(np.uint8)
 
 
@@ -372,7 +371,7 @@ class TableHands:
         Replaces what an earlier sheet of the seat taught for these cells. Kept for every game."""
         hand = self.seat(seat)
         for cell, (glyph, views) in drawings.items():
-            inks = np.stack([_ink_u8(v) for v in views])
+            inks = _ink_u8(np.asarray(views))
             drawing = None
             if self.store is not None:
                 drawing = self.store.replace_hand_examples(None, seat, cell, "teach", glyph,
