@@ -122,6 +122,34 @@ def test_italian_letters(reader):
     assert all(ch in "#.GWH12345cspamjn" for row in read_en for ch in row)
 
 
+def test_each_table_reads_its_own_letters_as_alike_likely():
+    """Training draws English, Italian and French boards alike, so the network saw the Italian G a third as
+    often as a C and the J two thirds as often. A table gives its own letters back their even odds: a cell
+    the network finds a third as likely to be a G as a C is an even call at an Italian table."""
+    import math
+
+    from vision.cells.labels import GLYPH_CLASSES, letter_prior_shift
+    from vision.cells.model import CellModel
+
+    g, j, c = (GLYPH_CLASSES.index(x) for x in ("pG", "pJ", "pC"))
+    assert letter_prior_shift("it")[g] == pytest.approx(math.log(3))
+    assert letter_prior_shift("en")[j] == pytest.approx(math.log(3 / 2))
+    assert letter_prior_shift("en")[g] == 0.0  # never read at an English table
+    assert [v for k, v in enumerate(letter_prior_shift("it")) if k != g] == [0.0] * (len(GLYPH_CLASSES) - 1)
+    n = len(GLYPH_CLASSES)
+    bias = np.full(n, -20.0, np.float32)
+    bias[c], bias[g] = 0.0, -math.log(3) - 0.05  # the network: a C, three times more likely than a G
+    model = CellModel(mean=np.zeros(1, np.float32), scale=np.ones(1, np.float32),
+                      weights=(np.zeros((1, n), np.float32),), biases=(bias,), temperature=1.0)
+    italian = CellReader("it")
+    p = model.probabilities(np.zeros((1, 1), np.float32), italian.allowed, italian.prior_shift)[0]
+    assert p[c] == pytest.approx(p[g], rel=0.1) and p[c] > p[g]
+    bias[g] = -math.log(3) + 0.05
+    assert model.probabilities(np.zeros((1, 1), np.float32), italian.allowed, italian.prior_shift)[0].argmax() == g
+    assert model.probabilities(np.zeros((1, 1), np.float32), italian.allowed)[0].argmax() == c
+    assert italian.for_language("en").prior_shift[g] == 0.0
+
+
 def test_bad_input():
     with pytest.raises(UserError, match="language"):
         CellReader("xx")

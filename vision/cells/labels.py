@@ -7,6 +7,8 @@ glyphs into city notation (rules-reference.md).
 
 from __future__ import annotations
 
+import math
+
 # '.' empty, 'W' wall, 'G' crate, 'H' house, '1'..'5' church, 'p' + letter a person drawn with it.
 GLYPH_CLASSES: tuple[str, ...] = (
     ".", "W", "G", "H", "1", "2", "3", "4", "5",
@@ -24,6 +26,27 @@ PERSON_LETTERS: dict[str, dict[str, str]] = {
 }
 
 LANGUAGES: tuple[str, ...] = tuple(PERSON_LETTERS)
+
+# The languages the cell networks learn person letters in, as many boards drawn in each
+# (``vision.cells.train_hands``).
+TRAINING_LANGUAGES: tuple[str, ...] = ("en", "it", "fr")
+
+
+def letter_prior_shift(language: str, trained_in: tuple[str, ...] = TRAINING_LANGUAGES) -> tuple[float, ...]:
+    """Per glyph class, what a table in ``language`` adds to a network's log-probabilities: the log of how
+    much more often the letter is drawn at this table than in training.
+
+    Training draws each language's boards alike, so the Italian juggler's G is on a third of them and the J
+    on two thirds, and a network learns them as that much rarer than the C every language has. At an Italian
+    table a G is as likely as a C (a change of class priors, corrected as Saerens et al., 2002, do). Other
+    classes, and letters the language does not use (never read), get 0."""
+    used = set(PERSON_LETTERS[language].values())
+    shift = []
+    for glyph in GLYPH_CLASSES:
+        languages = sum(glyph[1:] in PERSON_LETTERS[lang].values() for lang in trained_in)
+        drawn_here = glyph.startswith("p") and glyph[1:] in used and languages > 0
+        shift.append(math.log(len(trained_in) / languages) if drawn_here else 0.0)
+    return tuple(shift)
 
 
 def check_language(language: str) -> str:

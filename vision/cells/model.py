@@ -77,9 +77,13 @@ class CellModel:
             h = np.maximum(h @ w + b, 0.0)
         return h @ self.weights[-1] + self.biases[-1]
 
-    def probabilities(self, features: np.ndarray, allowed: np.ndarray | None = None) -> np.ndarray:
-        """Calibrated class probabilities; ``allowed`` (bool per class) zeroes impossible classes."""
+    def probabilities(self, features: np.ndarray, allowed: np.ndarray | None = None,
+                      prior_shift: np.ndarray | None = None) -> np.ndarray:
+        """Calibrated class probabilities; ``allowed`` (bool per class) zeroes impossible classes;
+        ``prior_shift`` (per class) is added to the log-probabilities (``labels.letter_prior_shift``)."""
         z = self.logits(self.standardise(features)) / self.temperature
+        if prior_shift is not None:
+            z = z + prior_shift[None, :]
         if allowed is not None:
             z = np.where(allowed[None, :], z, -np.inf)
         z = z - z.max(axis=1, keepdims=True)

@@ -13,7 +13,7 @@ from companion.layout import ALL_CELLS, LAYOUT, SIZE
 from vision.board.locate import RECT_CELL_PX
 from vision.cells.cnn import CNN_PATH, ConvTrunk, single_threaded_blas, uncertain_threshold
 from vision.cells.features import cell_crops, crop_features, print_contrast, shifted_cell_crops
-from vision.cells.labels import GLYPH_CLASSES, char_for_glyph, check_language
+from vision.cells.labels import GLYPH_CLASSES, char_for_glyph, check_language, letter_prior_shift
 from vision.cells.model import MODEL_PATH, CellModel
 from vision.cells.seat_hand import SeatHand, head_embedding
 
@@ -107,6 +107,8 @@ class CellReader:
         self.chars = [char_for_glyph(g, self.language) for g in GLYPH_CLASSES]
         # Letters this language does not use (a 'G' person in English) are never read.
         self.allowed = np.array([c is not None for c in self.chars])
+        # ... and the ones it uses are as likely as each other, though training saw some less often.
+        self.prior_shift = np.array(letter_prior_shift(self.language))
 
     def for_language(self, language: str) -> CellReader:
         """The same networks reading another language's person letters (nothing is loaded again)."""
@@ -114,6 +116,7 @@ class CellReader:
         other.language = check_language(language)
         other.chars = [char_for_glyph(g, other.language) for g in GLYPH_CLASSES]
         other.allowed = np.array([c is not None for c in other.chars])
+        other.prior_shift = np.array(letter_prior_shift(other.language))
         return other
 
     def crop_features(self, crops: np.ndarray) -> np.ndarray:
@@ -146,7 +149,7 @@ class CellReader:
         # voting at the end.
         seated = hand is not None and len(hand) > 0
         model = hand.seat_model(self, self.model, self.allowed) if seated else self.model
-        probs[list(DRAWABLE_INDEX)] = model.probabilities(first_features, self.allowed)
+        probs[list(DRAWABLE_INDEX)] = model.probabilities(first_features, self.allowed, self.prior_shift)
         # A second look at doubtful cells: average over crops nudged a few pixels each way, which
         # smooths out a slightly wrong homography or a stroke at the cell's edge.
         # Doubtful as the board's context leaves it (an inner cell torn between a wall and a crate is not).
@@ -157,7 +160,7 @@ class CellReader:
             # Every nudged crop of every doubtful cell in one batch through the network.
             wanted = [(shift, i) for shift in SECOND_LOOK_SHIFTS for i in doubtful]
             crops = shifted_cell_crops(rectified, wanted)
-            looks = model.probabilities(self.crop_features(crops), self.allowed)
+            looks = model.probabilities(self.crop_features(crops), self.allowed, self.prior_shift)
             looks = looks.reshape(len(SECOND_LOOK_SHIFTS), len(doubtful), -1)
             probs[doubtful] = (probs[doubtful] + looks.sum(axis=0)) / (1 + len(SECOND_LOOK_SHIFTS))
         if seated:
