@@ -19,6 +19,7 @@ import numpy as np
 from vision.cells.model import CellModel
 
 CNN_PATH = Path(__file__).with_name("cnn.npz")
+FEATURE_BATCH = 2048  # crops through the trunk at a time (a frame's are a few hundred)
 
 _blas_controller: object | None = None
 
@@ -68,6 +69,11 @@ class ConvTrunk:
 
     def features(self, crops: np.ndarray) -> np.ndarray:
         """Ink maps (n, h, w) -> (n, c * h/8 * w/8) features, flattened channel-first like PyTorch."""
+        if len(crops) > FEATURE_BATCH:
+            # The second layer's products take about 130 KB a crop: tens of thousands at once (training's
+            # validation, calibration) would take gigabytes.
+            return np.concatenate([self.features(crops[i:i + FEATURE_BATCH])
+                                   for i in range(0, len(crops), FEATURE_BATCH)])
         x = np.ascontiguousarray(crops, dtype=np.float32)
         for i, (kernel, bias) in enumerate(zip(self.kernels, self.biases, strict=True)):
             # ReLU(x + b) is monotonic per channel, so pooling first gives the same result on a quarter
