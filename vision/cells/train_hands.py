@@ -6,8 +6,8 @@
 
 1,000 boards a family (41,000 cells), generated in about 20 min on this 2-core machine when it is busy;
 the fits side by side on one thread each (three at a time: with the pool each holds about 4.5 GiB). The
-networks without a family: 3 epochs and 3 more with ``--resume`` (about 30 + 25 min before the pool). The network on the five families (``cnn_second.npz``, 5 + 3 epochs) is
-where the shipped one starts from.
+networks without a family: 3 epochs and 3 more with ``--resume`` (about 30 + 25 min before the pool). The
+network on the five families (``cnn_second.npz``, 5 + 3 epochs) is where the shipped one starts from.
 
 The cells of each family (``vision.synth.hands``) are generated once through the whole path (render,
 photograph, locate, rectify, crop) and kept in ``--cache`` (one file a family). Then:
@@ -261,7 +261,9 @@ def _fit_shipped(n_boards: int, seed: int, cache: Path, epochs: int, resume: boo
     ``extra_boards``: see ``training_cells`` (the networks without a family learn from the same)."""
     data = training_cells(FAMILY_NAMES, n_boards, seed, cache, extra_boards, pool_boards)
     sources = _sources(data, FAMILY_NAMES)
-    init, max_lr = _continued(SHIPPED_PATH, resume and set(FAMILY_NAMES + (CLASSIC,)) <= set(trained_on_families(SHIPPED_PATH)))
+    # Its own file when it learned every family and the first hands (with the pool or, before it, without).
+    learned_all = set(FAMILY_NAMES + (CLASSIC,)) <= set(trained_on_families(SHIPPED_PATH))
+    init, max_lr = _continued(SHIPPED_PATH, resume and learned_all)
     if init is None:
         init, max_lr = _continued(FAMILIES_PATH, trained_on_families(FAMILIES_PATH) == FAMILY_NAMES)
     print("== shipped" + (f" (from {init.name})" if init else ""), flush=True)
