@@ -86,7 +86,7 @@ class CellReader:
 
     def __init__(self, language: str = "en", data_dir: str | Path | None = None,
                  model_path: Path = DEFAULT_MODEL_PATH) -> None:
-        self.language = check_language(language)
+        self._read_in(language)
         self.taught = False
         taught_path = Path(data_dir) / TEACH_FILE if data_dir is not None else None
         self.model = CellModel.load(model_path)
@@ -104,6 +104,10 @@ class CellReader:
             if (taught is not None and taught.mean.shape == self.model.mean.shape
                     and taught_from in (None, model_fingerprint(model_path))):
                 self.model, self.taught = taught, True
+
+    def _read_in(self, language: str) -> None:
+        """What the table's language decides: which letter is which person, and which are read at all."""
+        self.language = check_language(language)
         self.chars = [char_for_glyph(g, self.language) for g in GLYPH_CLASSES]
         # Letters this language does not use (a 'G' person in English) are never read.
         self.allowed = np.array([c is not None for c in self.chars])
@@ -113,10 +117,7 @@ class CellReader:
     def for_language(self, language: str) -> CellReader:
         """The same networks reading another language's person letters (nothing is loaded again)."""
         other = copy.copy(self)
-        other.language = check_language(language)
-        other.chars = [char_for_glyph(g, other.language) for g in GLYPH_CLASSES]
-        other.allowed = np.array([c is not None for c in other.chars])
-        other.prior_shift = np.array(letter_prior_shift(other.language))
+        other._read_in(language)
         return other
 
     def crop_features(self, crops: np.ndarray) -> np.ndarray:
