@@ -3,15 +3,18 @@ one can be left out of training and read as a stranger's hand."""
 
 from __future__ import annotations
 
+import dataclasses
+
 import numpy as np
 import pytest
 
 from companion.layout import ALL_CELLS, LAYOUT
+from vision.cells import train_hands
 from vision.cells.cnn import trained_on_families
 from vision.cells.evaluate import evaluate
 from vision.cells.labels import GLYPH_CLASSES
 from vision.cells.reader import DEFAULT_MODEL_PATH, INNER_INDEX, CellReader, apply_board_context
-from vision.cells.train_hands import CLASSIC, unseen_model_path
+from vision.cells.train_hands import CLASSIC, cache_name, unseen_model_path
 from vision.synth.drawings import CellPen, Hand, draw_symbol
 from vision.synth.hands import (
     FAMILY_NAMES,
@@ -57,6 +60,15 @@ def test_the_training_pool_teaches_no_family_anything_of_its_own(kind):
 def test_the_training_pool_shares_no_font_and_is_never_left_out():
     assert not set(TRAINING_POOL.letters) & {src for f in HAND_FAMILIES for src in f.letters}
     assert TRAINING_POOL.name not in FAMILY_NAMES and family(TRAINING_POOL.name) is TRAINING_POOL
+
+
+def test_a_family_given_more_fonts_is_drawn_again_not_read_from_the_cache(monkeypatch):
+    before = cache_name(TRAINING_POOL.name, 3000, 0)
+    assert before == cache_name(TRAINING_POOL.name, 3000, 0)  # the same definition finds its cells again
+    assert before != cache_name(TRAINING_POOL.name, 1500, 0) != cache_name(TRAINING_POOL.name, 1500, 1)
+    more = dataclasses.replace(TRAINING_POOL, letters=(*TRAINING_POOL.letters, "truetype/another/Hand.ttf"))
+    monkeypatch.setattr(train_hands, "family", lambda name: more)
+    assert cache_name(TRAINING_POOL.name, 3000, 0) != before
 
 
 @pytest.mark.parametrize("name", FAMILY_NAMES)

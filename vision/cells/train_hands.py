@@ -46,6 +46,7 @@ from __future__ import annotations
 
 import argparse
 import time
+import zlib
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
@@ -56,7 +57,7 @@ from vision.cells.dataset import load_digit_split, make_cell_set
 from vision.cells.labels import TRAINING_LANGUAGES
 from vision.cells.model import CellModel
 from vision.cells.train import temperature_for_logits
-from vision.synth.hands import FAMILY_NAMES, TRAINING_POOL, missing_fonts
+from vision.synth.hands import FAMILY_NAMES, TRAINING_POOL, family, missing_fonts
 
 UNSEEN_DIR = CNN_PATH.with_name("unseen")
 # The generator's first hands (``Hand.random`` without a family): not a family left out in turn (the demo and
@@ -95,6 +96,13 @@ def family_seed(family: str, base: int) -> int:
     return base + 1000 * (1 + (FAMILY_NAMES + (CLASSIC, POOL)).index(family))
 
 
+def cache_name(fam: str, n_boards: int, seed: int) -> str:
+    """The cache file of a family's cells. It names the family's definition too (its fonts, styles and pens),
+    so that a family given more fonts is drawn again instead of read back from before."""
+    definition = "" if fam == CLASSIC else f"-{zlib.crc32(repr(family(fam)).encode()):08x}"
+    return f"cells-{fam}{definition}-{n_boards}-{seed}.npz"
+
+
 def family_cells(families: tuple[str, ...], n_boards: int, seed: int, cache: Path,
                  workers: int = 2) -> dict[str, tuple[np.ndarray, np.ndarray]]:
     """(crops, labels) of ``n_boards`` boards per family, generated side by side and kept in ``cache``."""
@@ -102,7 +110,7 @@ def family_cells(families: tuple[str, ...], n_boards: int, seed: int, cache: Pat
     out: dict[str, tuple[np.ndarray, np.ndarray]] = {}
     jobs = []
     for fam in families:
-        path = cache / f"cells-{fam}-{n_boards}-{seed}.npz"
+        path = cache / cache_name(fam, n_boards, seed)
         if path.is_file():
             with np.load(path) as d:
                 out[fam] = (d["x"], d["y"])
@@ -116,7 +124,7 @@ def family_cells(families: tuple[str, ...], n_boards: int, seed: int, cache: Pat
         for fam in {j[0] for j in jobs}:
             mine = [p for j, p in zip(jobs, parts, strict=True) if j[0] == fam]
             x, y = np.concatenate([p[0] for p in mine]), np.concatenate([p[1] for p in mine])
-            np.savez(cache / f"cells-{fam}-{n_boards}-{seed}.npz", x=x, y=y)
+            np.savez(cache / cache_name(fam, n_boards, seed), x=x, y=y)
             out[fam] = (x, y)
         print(f"data: {len(jobs)} parts in {time.perf_counter() - t0:.0f} s", flush=True)
     return out

@@ -31,7 +31,9 @@ FONT_PACKAGES: tuple[str, ...] = (
 # Fonts only the training pool draws (``TRAINING_POOL``): ``train_hands`` needs them, nothing else does.
 POOL_FONT_PACKAGES: tuple[str, ...] = (
     "fonts-nanum-extra", "fonts-tlwg-purisa", "fonts-sil-andika", "fonts-unfonts-extra", "fonts-comfortaa",
-    "fonts-urw-base35", "fonts-lobster", "fonts-aoyagi-soseki", "fonts-fantasque-sans",
+    "fonts-urw-base35", "fonts-lobster", "fonts-aoyagi-soseki", "fonts-fantasque-sans", "fonts-havana",
+    "fonts-leckerli-one", "fonts-kouzan-mouhitsu", "fonts-opendyslexic", "fonts-quicksand", "fonts-essays1743",
+    "fonts-dustin",
 )
 FONT_ROOT = Path("/usr/share/fonts")
 
@@ -117,7 +119,11 @@ TRAINING_POOL = HandFamily(
              "truetype/andika/Andika-Regular.ttf", "truetype/unfonts-extra/UnPilgia.ttf",
              "truetype/comfortaa/Comfortaa-Regular.ttf", "opentype/urw-base35/Z003-MediumItalic.otf",
              "opentype/lobster/lobster.otf", "truetype/aoyagi-soseki/aoyagi-soseki.ttf",
-             "opentype/fantasque-sans/Normal/OTF/FantasqueSansMono-Regular.otf"),
+             "opentype/fantasque-sans/Normal/OTF/FantasqueSansMono-Regular.otf",
+             "opentype/havana/Havana-Regular.otf", "truetype/leckerli-one/LeckerliOne-Regular.ttf",
+             "truetype/kouzan-mouhitsu/kouzan-mouhitsu-gyosho.ttf", "opentype/opendyslexic/OpenDyslexic-Regular.otf",
+             "truetype/quicksand/Quicksand-Regular.ttf", "truetype/essays1743/Essays1743-Italic.ttf",
+             "truetype/dustin/Domestic_Manners.ttf", "truetype/dustin/Junkyard.ttf"),
     walls=(0, 1, 2, 3, 4, 5, 6), crates=(0, 1, 2, 3, 4, 5), churches=(0, 1, 2, 3, 4, 5), houses=(0, 1, 2, 3, 4, 5),
     circles=(0, 1, 2, 3), lowercase=0.5, stroke=(0.025, 0.085), wobble=(0.0, 0.04), slant=(-0.25, 0.3),
     size=(0.5, 0.85), pressure=(0.0, 0.4),
