@@ -44,7 +44,7 @@ def _figures(report: Report) -> tuple[float, float, float]:
             report.boards_perfect / max(report.boards, 1))
 
 
-def _asked(report: Report) -> float:
+def _doubted(report: Report) -> float:
     """The price of honest doubt: the share of rightly read cells listed uncertain all the same."""
     return report.right_flagged / max(report.cells - report.cell_errors, 1)
 
@@ -82,12 +82,12 @@ def main() -> int:
         worst_misread, worst_confident = max(worst_misread, misread), max(worst_confident, confident)
         worst = sorted(report.per_class.items(), key=lambda kv: -kv[1][1] / max(kv[1][0], 1))[:3]
         digits = report.digit_right / max(report.digit_cells, 1)
-        print(f"{family:<16}{misread:>9.2%}{confident:>11.2%}{perfect:>11.1%}{_asked(report):>9.1%}{digits:>9.1%}  "
+        print(f"{family:<16}{misread:>9.2%}{confident:>11.2%}{perfect:>11.1%}{_doubted(report):>9.1%}{digits:>9.1%}  "
               + ", ".join(f"{g} {w}/{s}" for g, (s, w) in worst if w))
         for name in ("boards", "cells", "cell_errors", "errors_flagged", "right_flagged", "boards_perfect"):
             setattr(totals, name, getattr(totals, name) + getattr(report, name))
     misread, confident, perfect = _figures(totals)
-    print(f"{'all, unseen':<16}{misread:>9.2%}{confident:>11.2%}{perfect:>11.1%}{_asked(totals):>9.1%}")
+    print(f"{'all, unseen':<16}{misread:>9.2%}{confident:>11.2%}{perfect:>11.1%}{_doubted(totals):>9.1%}")
     print("(doubted: right cells listed uncertain all the same, the price of the honest confidence)")
     print(f"worst family: misread {worst_misread:.2%} (target <= {TARGET_MISREAD:.0%}), with confidence "
           f"{worst_confident:.2%} (target <= {TARGET_CONFIDENT:.1%}) -> "
@@ -100,7 +100,7 @@ def main() -> int:
             report = evaluate(shipped, args.boards, args.seed + k, languages=("en", "it", "fr"),
                               families=(family,), walls_outer_only=True)
             misread, confident, perfect = _figures(report)
-            print(f"  {family:<14}{misread:>9.2%}{confident:>11.2%}{perfect:>11.1%}{_asked(report):>9.1%}")
+            print(f"  {family:<14}{misread:>9.2%}{confident:>11.2%}{perfect:>11.1%}{_doubted(report):>9.1%}")
     return 0
 
 

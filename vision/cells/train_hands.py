@@ -216,10 +216,11 @@ def _softmax(logits: np.ndarray, temperature: float) -> np.ndarray:
 def set_calibration(path: Path, families: list[tuple[np.ndarray, np.ndarray]]) -> None:
     """Fit a network file's temperature and doubt threshold on hands it never saw ((raw logits, labels) of
     each family), and write them in."""
-    logits, labels = np.concatenate([f[0] for f in families]), np.concatenate([f[1] for f in families])
-    temperature = temperature_for_unseen(logits, labels)
-    threshold = worst_family_threshold([(_softmax(x, temperature), y) for x, y in families])
-    probs = _softmax(logits, temperature)
+    labels = np.concatenate([y for _, y in families])
+    temperature = temperature_for_unseen(np.concatenate([x for x, _ in families]), labels)
+    read = [(_softmax(x, temperature), y) for x, y in families]
+    threshold = worst_family_threshold(read)
+    probs = np.concatenate([p for p, _ in read])
     flagged_right = float(np.mean((probs.argmax(axis=1) == labels) & (probs.max(axis=1) < threshold)))
     with np.load(path) as data:
         arrays = {k: data[k] for k in data.files}
