@@ -51,7 +51,7 @@ def die_size_errors(n_trays: int, seed: int) -> np.ndarray:
         floor = HELD_OUT_FLOORS[k % len(HELD_OUT_FLOORS)]
         look = SIZE_GROUPS["any 20-30 x 14-20 cm, 14-20 mm"](floor, rng)
         frame, _, _ = tray_scene(rng, look=look)
-        reader.tray_mm = None
+        reader.forget()
         plane = reader.locate(frame, detect_markers(frame, (TRAY_LAYOUT,)))
         measured = None if plane is None else measure_die(plane.rectify(frame, PX_PER_MM), TrayView(plane.layout))
         errors.append(np.nan if measured is None else measured - look.die_mm)

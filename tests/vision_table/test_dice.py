@@ -14,9 +14,9 @@ from vision.synth.dice import TrayLook, tray_scene
 from vision.synth.table import px_per_mm_at
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture
 def reader() -> DiceReader:
-    return DiceReader()
+    return DiceReader()  # a test's own: a reader remembers the dice it measured (``dice_side``)
 
 
 def _read(reader: DiceReader, frame: np.ndarray):
@@ -332,6 +332,7 @@ def test_the_dice_are_measured_in_the_picture():
         die = float(rng.uniform(14, 20))
         floor = ("light grey", "beige", "black", "dark green felt")[k % 4]
         frame, _, _ = tray_scene(rng, look=TrayLook(floor, float(rng.uniform(200, 300)), float(rng.uniform(140, 200)), die))
+        reader.forget()  # each tray another table, its dice another size
         plane = reader.locate(frame)
         assert plane is not None
         measured = measure_die(plane.rectify(frame, PX_PER_MM), TrayView(plane.layout))
@@ -439,6 +440,70 @@ def test_a_pair_of_small_dice_showing_one_symbol_is_not_taken_for_a_lone_die():
     assert plane is not None
     measured = measure_die(plane.rectify(frame, PX_PER_MM), TrayView(plane.layout))
     assert measured is not None and abs(measured - look.die_mm) < 1.0
+
+
+def _measured_die(frame: np.ndarray) -> float | None:
+    plane = DiceReader.__new__(DiceReader).locate(frame)
+    assert plane is not None
+    return measure_die(plane.rectify(frame, PX_PER_MM), TrayView(plane.layout))
+
+
+def test_small_dice_whose_symbols_are_all_faint_are_measured():
+    """14 mm dice from far on light wood: no lone die's symbol is clear (ink under EXTRA_SYMBOL_INK), so
+    no die was measured and they were read as 16 mm dice. With fewer than two lone dice told by clear
+    symbols, a lone die is told by any symbol it shows."""
+    look = TrayLook("light wood", 200.0, 140.0, 14.0)
+    measured = _measured_die(_nth_scene(6262, look, 51)[0])
+    assert measured is not None and abs(measured - look.die_mm) < 1.0
+
+
+def test_dice_that_all_touch_another_are_measured_by_their_symbols_spacing():
+    """Every die of the tray touches another (no lone die to measure): two touching dice's tops are about a
+    side apart, and the closest two symbols of one blob measure the side (the reference 16 mm before)."""
+    look = TrayLook("beige", 200.0, 140.0, 14.0)
+    frame, dice, _ = _nth_scene(6262, look, 30)
+    tops = np.array([d.top_mm for d in dice])
+    apart = np.hypot(*(tops[:, None] - tops[None]).transpose(2, 0, 1)) + np.eye(len(dice)) * 1e3
+    assert (apart.min(axis=1) < 1.25 * look.die_mm).all()  # the premise: each die has a neighbour touching it
+    measured = _measured_die(frame)
+    assert measured is not None and abs(measured - look.die_mm) < 1.0
+
+
+def test_the_dice_measured_before_hold_for_a_frame_that_measures_none():
+    """The dice do not change size during a game: a frame that measures none (here an empty tray) is read
+    at the median of the sizes measured before, a single view's error is outvoted, and ``forget`` (another
+    table) goes back to the reference dice."""
+    look = TrayLook("black", 200.0, 140.0, 14.0)
+    reader = DiceReader()
+    frame, _, _ = _nth_scene(4411, look, 0)
+    plane = reader.locate(frame)
+    assert plane is not None
+    view, _, _ = reader.view_surround(frame, plane)
+    assert abs(view.die_mm - look.die_mm) < 1.0
+    empty, _, _ = tray_scene(np.random.default_rng(4412), [], look=look)
+    plane = reader.locate(empty)
+    assert plane is not None and _measured_die(empty) is None
+    view, _, _ = reader.view_surround(empty, plane)
+    assert abs(view.die_mm - look.die_mm) < 1.0  # remembered, not the reference 16 mm
+    reader.forget()
+    view, _, _ = reader.view_surround(empty, plane)
+    assert view.die_mm == pytest.approx(16.0)
+    for side in (14.1, 13.9, 14.0):
+        reader.dice_side(side)
+    assert reader.dice_side(19.0) == pytest.approx(14.05)  # one stray measurement outvoted
+
+
+def test_a_light_table_showing_along_the_floors_edge_is_no_die():
+    """A light floor by a light table: the rectified floor's outer pixels mix in the table beyond (the
+    tray measured a pixel short), and that rim, joined along the wall, was taken for a die lying there,
+    which then took a real die's place among the five."""
+    look = TrayLook("beige", 200.0, 140.0, 14.0)
+    frame, _, _ = tray_scene(np.random.default_rng(5151), [], look=look)
+    reader = DiceReader.__new__(DiceReader)
+    floor = reader.rectify(frame)
+    assert floor is not None and segment_dice(floor) == []
+    floor[-3:, :] = 235  # the table beyond the wall, as white as a die
+    assert segment_dice(floor) == []
 
 
 def test_a_light_grey_floor_just_short_of_light_keeps_each_top_whole():

@@ -71,7 +71,7 @@ def evaluate(
         tray_look = None if look is None else look(rng)
         frame, dice, _ = tray_scene(rng, touching=touching, px_per_mm=px_per_mm, look=tray_look)
         markers = detect_markers(frame, (TRAY_LAYOUT,))
-        reader.tray_mm = None  # another table: nothing remembered of the last tray
+        reader.forget()  # another table: nothing remembered of the last tray and dice
         t0 = time.perf_counter()
         readings = reader.read(frame, markers)
         spent += time.perf_counter() - t0

@@ -13,6 +13,8 @@
 
 from __future__ import annotations
 
+import itertools
+from collections import deque
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
@@ -482,6 +484,10 @@ def dice_outlines(tray: np.ndarray, view: TrayView = REFERENCE_VIEW, levels: Flo
     s = round(STICKER_MM * view.px_per_mm) + 2
     for y0, x0 in ((0, 0), (0, w - s), (h - s, w - s), (h - s, 0)):
         mask[y0:y0 + s, x0:x0 + s] = 0
+    # Nor the floor's outer pixels: they mix in what lies beyond it (a light table by a light floor), and the
+    # morphology below joined them into a spurious die along the wall, which took a real die's place.
+    e = _EDGE_PX + 1
+    mask[:e], mask[-e:], mask[:, :e], mask[:, -e:] = 0, 0, 0, 0
     mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
     mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (7, 7)))
     if levels.tops_only:
@@ -732,37 +738,66 @@ def measure_die(tray: np.ndarray, view: TrayView = REFERENCE_VIEW) -> float | No
     least_top = (DIE_MM_RANGE[0] * view.px_per_mm) ** 2
     height, width = darkest.shape
     pad = WHITE_PX // 2 + 1
-    hulls, areas, offsets, counts = [], [], [], []
+    blobs: list[tuple[np.ndarray, float, tuple[float, float], list[_Symbol]]] = []
     for outline in sorted(outlines, key=cv2.contourArea, reverse=True)[:2 * MAX_DICE]:
         area = cv2.contourArea(outline)
         if area < 0.6 * least_top:
             continue
         blob, (x0, y0, x1, y1) = _outline_patch(outline, pad, width, height)
-        symbols = [sym for sym in _symbols(darkest[y0:y1, x0:x1], blob.view(bool), (x0, y0))
-                   if sym.ink >= EXTRA_SYMBOL_INK]
-        hulls.append(cv2.convexHull(outline).reshape(-1, 2).astype(np.float64))
-        areas.append(area)
-        counts.append(len(symbols))
-        centre = cv2.minAreaRect(outline)[0]
-        offsets.append((symbols[0].x - centre[0], symbols[0].y - centre[1]) if symbols else (0.0, 0.0))
-    # One clear symbol is one die only in a blob no larger than _SINGLE_AREA_RATIO times the least such: a
-    # pair of touching small dice (14 mm) whose second symbol is faint shows one symbol too, and its
-    # symbol's offset from the pair's middle, taken for the lean, made the lone dice measure 8 mm.
-    ones = [area for area, count in zip(areas, counts, strict=True) if count == 1]
-    single = [count == 1 and area <= _SINGLE_AREA_RATIO * min(ones) for area, count in zip(areas, counts, strict=True)]
-    seen_offsets = [offset for offset, one in zip(offsets, single, strict=True) if one]
-    if not hulls or not seen_offsets:
-        return None
-    lean = 2.0 * np.median(np.array(seen_offsets), axis=0)
+        symbols = _symbols(darkest[y0:y1, x0:x1], blob.view(bool), (x0, y0))
+        hull = cv2.convexHull(outline).reshape(-1, 2).astype(np.float64)
+        blobs.append((hull, area, cv2.minAreaRect(outline)[0], symbols))
+    # Clear symbols first; from far (14 mm dice 11 px a side) every symbol may be fainter than that, or a
+    # single lone die left to give the lean, and a lone die's blob is then told by any symbol it shows.
+    sides = _lone_dice_sides(blobs, EXTRA_SYMBOL_INK)
+    if len(sides) < _LONE_DICE_ENOUGH:
+        sides = max(sides, _lone_dice_sides(blobs, 0.0), key=len)
+    if sides:
+        die_mm = float(np.median(sides)) / view.px_per_mm
+    else:
+        # Every die touches another: two touching dice's tops are at least a side apart, nearly a side where
+        # they lie flush, so the closest two symbols in one blob measure the side (a little long).
+        spacing = [np.hypot(a.x - b.x, a.y - b.y) for *_, symbols in blobs
+                   for a, b in itertools.combinations(_apart([sym for sym in symbols if sym.ink >= EXTRA_SYMBOL_INK]), 2)]
+        if not spacing:
+            return None
+        die_mm = float(min(spacing)) / view.px_per_mm
+    return die_mm if DIE_MM_RANGE[0] <= die_mm <= DIE_MM_RANGE[1] else None
+
+
+# ``measure_die`` takes the faint symbols too when the clear ones show fewer lone dice than this.
+_LONE_DICE_ENOUGH = 2
+
+
+def _lone_dice_sides(blobs: list[tuple[np.ndarray, float, tuple[float, float], list[_Symbol]]], min_ink: float) -> list[float]:
+    """The sides (pixels) of the lone dice among ``blobs`` (hull, area, centre, symbols), told by their
+    symbols of at least ``min_ink``, the lean taken from the same dice (``measure_die``)."""
+    counts = [len(_apart([sym for sym in symbols if sym.ink >= min_ink])) for _, _, _, symbols in blobs]
+    # One clear symbol is one die only in a blob no larger than _SINGLE_AREA_RATIO times the least blob
+    # showing one symbol, clear or faint: a pair of touching small dice (14 mm) whose second symbol is faint
+    # shows one clear symbol too, and its symbol's offset from the pair's middle, taken for the lean, made
+    # the lone dice measure 8 mm (and two such pairs, the least blob of one clear symbol a pair, 10 mm).
+    ones = [area for (_, area, _, symbols), count in zip(blobs, counts, strict=True)
+            if count == 1 or len(_apart(symbols)) == 1]
+    if not ones:
+        return []
+    single = [count == 1 and blob[1] <= _SINGLE_AREA_RATIO * min(ones) for blob, count in zip(blobs, counts, strict=True)]
+    offsets = []
+    for (_, _, centre, symbols), one in zip(blobs, single, strict=True):
+        if one:
+            sym = next(sym for sym in symbols if sym.ink >= min_ink)
+            offsets.append((sym.x - centre[0], sym.y - centre[1]))
+    if not offsets:
+        return []
+    lean = 2.0 * np.median(np.array(offsets), axis=0)
     leaning = np.abs(_UNIT_NORMALS @ lean)
     sides = []
-    for hull, one in zip(hulls, single, strict=True):
+    for (hull, _, _, _), one in zip(blobs, single, strict=True):
         if one:
             projections = hull @ _UNIT_NORMALS.T
             widths = projections.max(axis=0) - projections.min(axis=0)
             sides.append(float(np.min(widths - leaning)))
-    die_mm = float(np.median(sides)) / view.px_per_mm
-    return die_mm if DIE_MM_RANGE[0] <= die_mm <= DIE_MM_RANGE[1] else None
+    return sides
 
 
 def _crop_matrix(blob: DieBlob) -> np.ndarray:
@@ -842,6 +877,10 @@ def seen_face_crop(tray: np.ndarray, blob: DieBlob) -> tuple[np.ndarray, float]:
     return crop, seen_fraction
 
 
+# How many of the last dice measurements ``DiceReader.dice_side`` takes the median of.
+DICE_SIDES_REMEMBERED = 15
+
+
 class DiceReader:
     """Dice faces in the tray of a frame; None when the tray is not in view.
 
@@ -856,6 +895,26 @@ class DiceReader:
         self.classifier = classifier or DiceClassifier()
         self.tray_mm: tuple[float, float] | None = None
         self.die_mm = die_mm
+        self.sides_measured: deque[float] = deque(maxlen=DICE_SIDES_REMEMBERED)
+
+    def forget(self) -> None:
+        """Another table: nothing remembered of the last tray and dice."""
+        self.tray_mm = None
+        self.sides_measured = deque(maxlen=DICE_SIDES_REMEMBERED)
+
+    def dice_side(self, measured: float | None) -> float | None:
+        """The dice's side (mm) to read this frame with: the median of the last DICE_SIDES_REMEMBERED
+        measured (``measured``, this frame's, among them); None before any die was measured.
+
+        The dice of a table do not change size during a game: a frame where every die touches another, or
+        where the only lone die's symbol is too faint to measure it (14 mm dice from 90 cm), is read at the
+        size the frames before measured, not at the reference 16 mm, and one view's error (up to 8 % from
+        far) is outvoted by the others."""
+        if getattr(self, "sides_measured", None) is None:  # (a reader made without __init__)
+            self.sides_measured = deque(maxlen=DICE_SIDES_REMEMBERED)
+        if measured is not None:
+            self.sides_measured.append(measured)
+        return float(np.median(self.sides_measured)) if self.sides_measured else None
 
     def locate(
         self, frame: np.ndarray, markers: dict[int, np.ndarray] | None = None, gray: np.ndarray | None = None
@@ -902,7 +961,7 @@ class DiceReader:
         own when ``measure_die`` finds them other than the reference dice."""
         view = TrayView(plane.layout, PX_PER_MM)
         surround, margin = self.rectify_surround(frame, plane, view)
-        die_mm = getattr(self, "die_mm", None) or measure_die(surround[margin:-margin, margin:-margin], view)
+        die_mm = getattr(self, "die_mm", None) or self.dice_side(measure_die(surround[margin:-margin, margin:-margin], view))
         if die_mm is not None and abs(die_mm / DIE_MM - 1.0) > DIE_SCALE_TOLERANCE:
             view = TrayView(plane.layout, DIE_PX / die_mm)
             surround, margin = self.rectify_surround(frame, plane, view)
@@ -934,7 +993,7 @@ class DiceReader:
         height, width = tray.shape[:2]
         view = TrayView(tray_layout(width / px_per_mm, height / px_per_mm), px_per_mm)
         tray = straighten_tray(tray, view)
-        die_mm = die_mm or getattr(self, "die_mm", None) or measure_die(tray, view)
+        die_mm = die_mm or getattr(self, "die_mm", None) or self.dice_side(measure_die(tray, view))
         if die_mm is not None and abs(die_mm / (DIE_PX / px_per_mm) - 1.0) > DIE_SCALE_TOLERANCE:
             scale = DIE_PX / die_mm / px_per_mm
             tray = cv2.resize(tray, (round(width * scale), round(height * scale)), interpolation=cv2.INTER_LINEAR)

@@ -36,6 +36,7 @@ def labelled_features(n_scenes: int, seed: int) -> tuple[np.ndarray, np.ndarray,
     stats = {"scenes": 0, "no_tray": 0, "dice": 0, "missed": 0, "spurious": 0}
     for _ in range(n_scenes):
         frame, dice, _ = tray_scene(rng, look=training_look(rng))
+        reader.forget()  # each scene another table: its dice measured afresh
         stats["scenes"] += 1
         stats["dice"] += len(dice)
         plane = reader.locate(frame)
