@@ -484,17 +484,26 @@ def dice_outlines(tray: np.ndarray, view: TrayView = REFERENCE_VIEW, levels: Flo
     s = round(STICKER_MM * view.px_per_mm) + 2
     for y0, x0 in ((0, 0), (0, w - s), (h - s, w - s), (h - s, 0)):
         mask[y0:y0 + s, x0:x0 + s] = 0
-    # Nor the floor's outer pixels: they mix in what lies beyond it (a light table by a light floor), and the
-    # morphology below joined them into a spurious die along the wall, which took a real die's place.
-    e = _EDGE_PX + 1
-    mask[:e], mask[-e:], mask[:, :e], mask[:, -e:] = 0, 0, 0, 0
     mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
     mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (7, 7)))
     if levels.tops_only:
         mask = _whole_tops(mask)
+    # Nor a blob lying within the floor's outer pixels: they mix in what lies beyond it (a light table by a
+    # light floor), joined along the wall into a spurious die that took a real die's place. (Those pixels
+    # are not simply left out: a die against the wall then lost its symbol, cut open to the floor.)
+    n, labels = cv2.connectedComponents(mask, connectivity=8)
+    e = _EDGE_PX + 2
+    within = np.bincount(labels[e:-e, e:-e].ravel(), minlength=n)
+    rim_only = within < _RIM_BLOB_PX
+    rim_only[0] = False
+    mask[rim_only[labels]] = 0
     # Outer outlines only: the symbols (holes in the white) are filled in.
     contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     return list(contours)
+
+
+# A blob with fewer pixels than this beyond the floor's outer pixels is no die (a tenth of a die's top).
+_RIM_BLOB_PX = 0.1 * DIE_PX * DIE_PX
 
 
 # A symbol is darker, in its darkest colour channel, than INK_DARK of the brightest pixel within
@@ -723,7 +732,7 @@ _SINGLE_AREA_RATIO = 1.5
 
 def measure_die(tray: np.ndarray, view: TrayView = REFERENCE_VIEW) -> float | None:
     """The side of the dice in the tray, millimetres, measured on a rectified tray (``view``'s scale);
-    None when no lone die shows a clear symbol.
+    None when no lone die shows a symbol and no blob two clear ones (or the side is out of DIE_MM_RANGE).
 
     A die seen from the camera is its top square and, where the camera looks in at an angle, the sides
     between the top and its base: the shape of its top swept along the lean (the top's offset from the
@@ -731,7 +740,9 @@ def measure_die(tray: np.ndarray, view: TrayView = REFERENCE_VIEW) -> float | No
     plus |lean . n|, and the square's width is the side itself across its own axes: so the side is the
     least, over all directions, of the blob's width less |lean . n|. The lean is twice the offset of a
     die's symbol (its top's centre) from its blob's centre (the middle of the sweep), and the dice's side
-    the median over the lone dice (blobs of one clear symbol, none much larger than another).
+    the median over the lone dice (blobs of one clear symbol, none much larger than another; of one symbol
+    clear or faint when the clear ones show fewer than two). With no lone die, the closest two clear
+    symbols of one blob (two touching dice) measure it.
     """
     darkest = darkest_channel(tray)
     outlines = dice_outlines(tray, view, floor_levels(tray, view, halfway=True))
