@@ -919,8 +919,8 @@ class DiceReader:
 
         The dice of a table do not change size during a game: a frame where every die touches another, or
         where the only lone die's symbol is too faint to measure it (14 mm dice from 90 cm), is read at the
-        size the frames before measured, not at the reference 16 mm, and one view's error (up to 8 % from
-        far) is outvoted by the others."""
+        size the frames before measured, not at the reference 16 mm, and one view's error (up to a tenth
+        from far) is outvoted by the others."""
         if getattr(self, "sides_measured", None) is None:  # (a reader made without __init__)
             self.sides_measured = deque(maxlen=DICE_SIDES_REMEMBERED)
         if measured is not None:
