@@ -488,18 +488,26 @@ def dice_outlines(tray: np.ndarray, view: TrayView = REFERENCE_VIEW, levels: Flo
     mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (7, 7)))
     if levels.tops_only:
         mask = _whole_tops(mask)
-    # Nor a blob lying within the floor's outer pixels: they mix in what lies beyond it (a light table by a
-    # light floor), joined along the wall into a spurious die that took a real die's place. (Those pixels
-    # are not simply left out: a die against the wall then lost its symbol, cut open to the floor.)
-    n, labels = cv2.connectedComponents(mask, connectivity=8)
-    e = _EDGE_PX + 2
-    within = np.bincount(labels[e:-e, e:-e].ravel(), minlength=n)
-    rim_only = within < _RIM_BLOB_PX
-    rim_only[0] = False
-    mask[rim_only[labels]] = 0
     # Outer outlines only: the symbols (holes in the white) are filled in.
     contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
-    return list(contours)
+    return [outline for outline in contours if not _within_rim(outline, mask)]
+
+
+def _within_rim(outline: np.ndarray, mask: np.ndarray) -> bool:
+    """Whether a blob of ``mask`` lies within the floor's outer pixels (fewer than _RIM_BLOB_PX of its pixels
+    beyond them). Those pixels mix in what lies beyond the floor (a light table by a light floor), joined
+    along the wall into a spurious die that took a real die's place. (They are not simply left out of the
+    mask: a die against the wall then lost its symbol, cut open to the floor.)"""
+    h, w = mask.shape
+    e = _EDGE_PX + 2
+    x, y, bw, bh = cv2.boundingRect(outline)
+    if x >= e and y >= e and x + bw <= w - e and y + bh <= h - e:
+        return False  # clear of the rim: most blobs, nothing to count
+    own = np.zeros((bh, bw), np.uint8)
+    cv2.drawContours(own, [outline], -1, 1, -1, offset=(-x, -y))
+    own &= mask[y:y + bh, x:x + bw] > 0
+    inner = own[max(e - y, 0):max(h - e - y, 0), max(e - x, 0):max(w - e - x, 0)]
+    return cv2.countNonZero(inner) < _RIM_BLOB_PX
 
 
 # A blob with fewer pixels than this beyond the floor's outer pixels is no die (a tenth of a die's top).
@@ -583,11 +591,12 @@ def _clear_of(sym: _Symbol, others: list[_Symbol]) -> bool:
     return all((sym.x - o.x) ** 2 + (sym.y - o.y) ** 2 >= SYMBOL_GAP**2 for o in others)
 
 
-def _apart(symbols: list[_Symbol]) -> list[_Symbol]:
-    """``symbols`` (clearest first) without any within SYMBOL_GAP of a clearer one: one a die."""
+def _apart(symbols: list[_Symbol], min_ink: float = 0.0) -> list[_Symbol]:
+    """``symbols`` (clearest first) of at least ``min_ink``, without any within SYMBOL_GAP of a clearer one:
+    one a die."""
     kept: list[_Symbol] = []
     for sym in symbols:
-        if _clear_of(sym, kept):
+        if sym.ink >= min_ink and _clear_of(sym, kept):
             kept.append(sym)
     return kept
 
@@ -660,7 +669,7 @@ def segment_dice(tray: np.ndarray, view: TrayView = REFERENCE_VIEW) -> list[DieB
     # first from those with fewer clear symbols than dice. Packed dice whose sides show (the camera leaning
     # in) count a die too many by area; taken from the blob with least area per die, that was a pair of
     # two clear symbols next to them, and one of its dice was lost.
-    clear = {i: len(_apart([sym for sym in symbols[i] if sym.ink >= EXTRA_SYMBOL_INK])) for i in components}
+    clear = {i: len(_apart(symbols[i], EXTRA_SYMBOL_INK)) for i in components}
     while sum(counts.values()) > MAX_DICE and any(k > 1 for k in counts.values()):
         unsure = [i for i in counts if counts[i] > max(1, clear[i])]
         crowded = min(unsure or (i for i in counts if counts[i] > 1), key=lambda i: areas[i] / counts[i])
@@ -769,7 +778,7 @@ def measure_die(tray: np.ndarray, view: TrayView = REFERENCE_VIEW) -> float | No
         # Every die touches another: two touching dice's tops are at least a side apart, nearly a side where
         # they lie flush, so the closest two symbols in one blob measure the side (a little long).
         spacing = [np.hypot(a.x - b.x, a.y - b.y) for *_, symbols in blobs
-                   for a, b in itertools.combinations(_apart([sym for sym in symbols if sym.ink >= EXTRA_SYMBOL_INK]), 2)]
+                   for a, b in itertools.combinations(_apart(symbols, EXTRA_SYMBOL_INK), 2)]
         if not spacing:
             return None
         die_mm = float(min(spacing)) / view.px_per_mm
@@ -783,7 +792,7 @@ _LONE_DICE_ENOUGH = 2
 def _lone_dice_sides(blobs: list[tuple[np.ndarray, float, tuple[float, float], list[_Symbol]]], min_ink: float) -> list[float]:
     """The sides (pixels) of the lone dice among ``blobs`` (hull, area, centre, symbols), told by their
     symbols of at least ``min_ink``, the lean taken from the same dice (``measure_die``)."""
-    counts = [len(_apart([sym for sym in symbols if sym.ink >= min_ink])) for _, _, _, symbols in blobs]
+    counts = [len(_apart(symbols, min_ink)) for _, _, _, symbols in blobs]
     # One clear symbol is one die only in a blob no larger than _SINGLE_AREA_RATIO times the least blob
     # showing one symbol, clear or faint: a pair of touching small dice (14 mm) whose second symbol is faint
     # shows one clear symbol too, and its symbol's offset from the pair's middle, taken for the lean, made
