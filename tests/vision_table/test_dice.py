@@ -533,3 +533,19 @@ def test_packed_dice_counted_a_die_too_many_by_area_give_it_up_before_a_pair_of_
     assert sorted(d.face for d in dice) == ["crate", "cross", "cross", "head", "wall"]
     assert readings is not None and len(readings) == 5
     assert _right(readings, dice) == 5
+
+
+def test_training_draws_far_views_and_labels_each_die_found_with_its_face():
+    """Half the classifier's training trays are seen from 75-100 cm, beyond the camera's highest (where the
+    dice are smallest and were confused), and each die found is labelled with the face of the die under it."""
+    from vision.dice.reader import DiceClassifier
+    from vision.dice.train import far_px_per_mm, labelled_features
+
+    rng = np.random.default_rng(3)
+    scales = np.array([far_px_per_mm(rng) for _ in range(200)])
+    assert scales.max() <= px_per_mm_at(75.0) * 1.1 + 1e-9
+    assert scales.min() < px_per_mm_at(90.0) * 0.9  # smaller than any view the camera gives
+    x, y, stats = labelled_features(6, seed=13, far_share=1.0)
+    assert stats["dice"] == 30 and len(x) == len(y) >= 27
+    agree = DiceClassifier().predict_proba(x).argmax(axis=1) == y
+    assert agree.sum() >= len(y) - 1
