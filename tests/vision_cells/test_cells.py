@@ -47,10 +47,11 @@ def test_reads_city_exactly_except_uncertain(busy_city, reader, seed):
     city, confidence, uncertain = reader.read(_rectified(busy_city, seed, hand=hand))
     wrong = _wrong_cells(busy_city, city)
     assert set(wrong) <= set(uncertain), f"confidently wrong: {set(wrong) - set(uncertain)}"
-    # The doubt threshold is fitted so that the worst hand never trained on stays near the target of cells
-    # misread without doubt (train_hands): a random hand leaves some cells in doubt (0-10 of 41 over seeds
-    # 1-10), never a quarter of the board.
-    assert len(uncertain) <= 10
+    # The doubt thresholds are fitted so that the worst hand never trained on stays near the target of cells
+    # misread without doubt (train_hands; letters and digits held to a threshold of their own): a random hand
+    # leaves some cells in doubt (1-13 of 41 over seeds 1-10; 0-10 with one threshold for every cell), never
+    # a third of the board.
+    assert len(uncertain) <= 13
     assert len(confidence) == SIZE and all(len(r) == SIZE for r in confidence)
     assert all(0.0 <= p <= 1.0 for r in confidence for p in r)
     assert confidence[0][0] == 1.0 and city[0][0] == "#"

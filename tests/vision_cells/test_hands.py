@@ -19,6 +19,7 @@ from vision.cells.train_hands import (
     CONFIDENT_MISREAD_TARGET,
     cache_name,
     doubt_threshold,
+    symbol_doubt_threshold,
     unseen_model_path,
     worst_family_threshold,
 )
@@ -92,6 +93,59 @@ def test_the_doubt_threshold_holds_the_hardest_hand_to_the_target():
     for probs, labels in (easy, hard):
         sure_and_wrong = (probs.argmax(axis=1) != labels) & (probs.max(axis=1) >= worst)
         assert sure_and_wrong.mean() <= CONFIDENT_MISREAD_TARGET
+
+
+def _cells_read(n: int, read_as: str, truth: str, wrong_at: list[float]) -> tuple[np.ndarray, np.ndarray]:
+    """``n`` cells read as ``read_as`` at 0.9999, of which ``len(wrong_at)`` were ``truth`` (misread) read at
+    those confidences."""
+    probs = np.zeros((n, len(GLYPH_CLASSES)))
+    probs[:, GLYPH_CLASSES.index(read_as)] = 0.9999
+    probs[: len(wrong_at), GLYPH_CLASSES.index(read_as)] = wrong_at
+    probs[:, GLYPH_CLASSES.index(".") if read_as != "." else 1] += 1 - probs.max(axis=1)
+    labels = np.full(n, GLYPH_CLASSES.index(read_as))
+    labels[: len(wrong_at)] = GLYPH_CLASSES.index(truth)
+    return probs, labels
+
+
+def test_letters_and_digits_are_doubted_above_the_plain_ceiling():
+    """A new hand's letter is misread with confidence (its J as another hand's S): the letters and digits get a
+    threshold of their own above the plain classes' ceiling, and the plain classes keep theirs."""
+    letters = _cells_read(3000, "pS", "pJ", [0.995] * 15)  # 0.25 % of all cells: J read as S at 0.995
+    plain = _cells_read(3000, ".", "H", [0.95] * 3)  # 0.1 %, under the plain threshold anyway
+    probs, labels = np.concatenate([letters[0], plain[0]]), np.concatenate([letters[1], plain[1]])
+    plain_threshold = doubt_threshold(probs, labels)
+    assert plain_threshold == train_hands.UNCERTAIN_BOUNDS[1]  # the ceiling binds: 0.2 % left at 0.99
+    symbols = symbol_doubt_threshold(probs, labels, plain_threshold)
+    assert 0.995 < symbols <= train_hands.SYMBOL_UNCERTAIN_CEILING
+    doubted = probs.max(axis=1) < np.where(probs.argmax(axis=1) == GLYPH_CLASSES.index("pS"), symbols, plain_threshold)
+    assert ((probs.argmax(axis=1) != labels) & ~doubted).mean() <= CONFIDENT_MISREAD_TARGET
+    # A right empty space at 0.995 is not doubted: only letters and digits are held to more.
+    assert not doubted[(labels == 0) & (probs.argmax(axis=1) == 0)].any()
+    # Nothing to doubt among the letters: they stay at the plain threshold.
+    assert symbol_doubt_threshold(*plain, plain_threshold) == plain_threshold
+
+
+def test_the_reader_doubts_a_letter_under_its_own_threshold(tmp_path):
+    """The reader lists a letter read at 0.995 as uncertain when its network says letters need 0.999, and
+    an empty space read at 0.995 not."""
+    with np.load(DEFAULT_MODEL_PATH) as data:
+        arrays = {k: data[k] for k in data.files}
+    arrays["uncertain_below"] = np.array(0.99)
+    arrays["uncertain_below_symbols"] = np.array(0.999)
+    path = tmp_path / "cnn.npz"
+    np.savez(path, **arrays)
+    reader = CellReader("en", model_path=path)
+    probs = np.zeros((49, len(GLYPH_CLASSES)))
+    probs[:, GLYPH_CLASSES.index(".")] = 1.0
+    letter, empty = ALL_CELLS.index("C3"), ALL_CELLS.index("D4")
+    probs[letter] = 0.0
+    probs[letter, GLYPH_CLASSES.index("pS")], probs[letter, GLYPH_CLASSES.index("pJ")] = 0.995, 0.005
+    probs[empty, GLYPH_CLASSES.index(".")], probs[empty, GLYPH_CLASSES.index("H")] = 0.995, 0.005
+    city, _, uncertain = reader._read(probs)
+    assert city[2][2] == "s" and "C3" in uncertain and "D4" not in uncertain
+    arrays.pop("uncertain_below_symbols")
+    np.savez(path, **arrays)
+    assert "C3" not in CellReader("en", model_path=path)._read(probs)[2]  # a file from before: one threshold
 
 
 def test_a_family_given_more_fonts_is_drawn_again_not_read_from_the_cache(monkeypatch):

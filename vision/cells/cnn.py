@@ -144,3 +144,11 @@ def uncertain_threshold(path: Path) -> float | None:
     saw (``train_hands.set_calibration``); None when the file does not say."""
     with np.load(path) as data:
         return float(data["uncertain_below"]) if "uncertain_below" in data else None
+
+
+def symbol_uncertain_threshold(path: Path) -> float | None:
+    """The confidence under which a network file's letters and digits (``labels.LETTER_AND_DIGIT_GLYPHS``)
+    are doubtful, fitted as ``uncertain_threshold`` is (``train_hands.set_symbol_threshold``); None when the
+    file does not say (its ``uncertain_threshold`` then holds for every cell)."""
+    with np.load(path) as data:
+        return float(data["uncertain_below_symbols"]) if "uncertain_below_symbols" in data else None

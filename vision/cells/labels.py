@@ -15,6 +15,11 @@ GLYPH_CLASSES: tuple[str, ...] = (
     "pC", "pS", "pP", "pA", "pM", "pJ", "pG", "pN",
 )
 
+# Glyphs told apart by the letter or digit drawn: where a hand never seen is misread with confidence (one
+# hand's J read as an S, another's N as an M), so they have a doubt threshold of their own
+# (``vision.cells.train_hands.symbol_doubt_threshold``).
+LETTER_AND_DIGIT_GLYPHS: frozenset[str] = frozenset(g for g in GLYPH_CLASSES if g in "12345" or g.startswith("p"))
+
 # Person (city notation) -> letter drawn in the circle, per table language.
 PERSON_LETTERS: dict[str, dict[str, str]] = {
     "en": {"c": "C", "s": "S", "p": "P", "a": "A", "m": "M", "j": "J", "n": "N"},

@@ -11,9 +11,21 @@ import numpy as np
 
 from companion.layout import ALL_CELLS, LAYOUT, SIZE
 from vision.board.locate import RECT_CELL_PX
-from vision.cells.cnn import CNN_PATH, ConvTrunk, single_threaded_blas, uncertain_threshold
+from vision.cells.cnn import (
+    CNN_PATH,
+    ConvTrunk,
+    single_threaded_blas,
+    symbol_uncertain_threshold,
+    uncertain_threshold,
+)
 from vision.cells.features import cell_crops, crop_features, print_contrast, shifted_cell_crops
-from vision.cells.labels import GLYPH_CLASSES, char_for_glyph, check_language, letter_prior_shift
+from vision.cells.labels import (
+    GLYPH_CLASSES,
+    LETTER_AND_DIGIT_GLYPHS,
+    char_for_glyph,
+    check_language,
+    letter_prior_shift,
+)
 from vision.cells.model import MODEL_PATH, CellModel
 from vision.cells.seat_hand import SeatHand, head_embedding
 
@@ -55,6 +67,7 @@ DRAWABLE_INDEX: tuple[int, ...] = tuple(i for i in range(SIZE * SIZE) if i not i
 _OUTER_NAMES = LAYOUT.outer_cells
 INNER_INDEX: tuple[int, ...] = tuple(i for i in DRAWABLE_INDEX if ALL_CELLS[i] not in _OUTER_NAMES)
 _WALL = GLYPH_CLASSES.index("W")
+_LETTER_OR_DIGIT = np.array([g in LETTER_AND_DIGIT_GLYPHS for g in GLYPH_CLASSES])
 
 
 def apply_board_context(probs: np.ndarray) -> None:
@@ -93,6 +106,8 @@ class CellReader:
         # A CNN file holds a convolutional trunk that turns crops into the head's input features.
         self.trunk = ConvTrunk.load(model_path) if ConvTrunk.is_cnn_file(model_path) else None
         self.uncertain_below = uncertain_threshold(model_path) or UNCERTAIN_BELOW
+        # Letters and digits may be doubted above it: a new hand's letter can look just like another letter.
+        self.symbols_uncertain_below = max(symbol_uncertain_threshold(model_path) or 0.0, self.uncertain_below)
         if taught_path is not None and taught_path.is_file():
             try:
                 taught: CellModel | None = CellModel.load(taught_path)
@@ -179,7 +194,7 @@ class CellReader:
         """(city, confidence 7x7 in [0, 1] with towers 1.0, uncertain cell names).
 
         Every cell carries its best guess in ``city``; those under ``uncertain_below`` are also listed
-        in ``uncertain``.
+        in ``uncertain`` (a letter or digit under ``symbols_uncertain_below``).
         """
         return self._read(self.probabilities(rectified, hand))
 
@@ -223,7 +238,7 @@ class CellReader:
                 p = float(probs[i, best[i]])
                 chars.append(char)
                 confs.append(round(p, 4))
-                if p < self.uncertain_below:
+                if p < (self.symbols_uncertain_below if _LETTER_OR_DIGIT[best[i]] else self.uncertain_below):
                     uncertain.append(ALL_CELLS[i])
             city.append("".join(chars))
             confidence.append(confs)

@@ -50,6 +50,13 @@ rounds give less each time; what is left needs a larger network or other letters
 
 Each round took about 25-35 min on this 2-core machine, three fits side by side.
 
+Letters and digits have a doubt threshold of their own (``uncertain_below_symbols``, ``--only thresholds``:
+fitted again at each network's own temperature on the same cells, a minute). Every network's threshold sat at
+the 0.99 ceiling, and the misreads a new hand still gets past it are letters and digits read as another
+letter or digit (loose's N as an M, round's J as an S, a 4 as a 1). Held to 0.99, empty spaces and the
+plain symbols stay as they were; letters and digits are doubted up to 0.999, as the families a network never
+saw ask (``symbol_doubt_threshold``). Fitted on the other families only, like the rest.
+
 Training needs PyTorch (``pip install -e '.[train]'``, CPU build); the weights are read with NumPy.
 """
 
@@ -65,7 +72,7 @@ import numpy as np
 
 from vision.cells.cnn import CNN_PATH, ConvTrunk, trained_on_families
 from vision.cells.dataset import load_digit_split, make_cell_set
-from vision.cells.labels import TRAINING_LANGUAGES
+from vision.cells.labels import GLYPH_CLASSES, LETTER_AND_DIGIT_GLYPHS, TRAINING_LANGUAGES
 from vision.cells.model import CellModel
 from vision.cells.train import temperature_for_logits
 from vision.synth.hands import FAMILY_NAMES, TRAINING_POOL, family, missing_fonts
@@ -162,20 +169,20 @@ def unseen_predictions(data: dict[str, tuple[np.ndarray, np.ndarray]]) -> dict[s
     return out
 
 
-def calibrate(data: dict[str, tuple[np.ndarray, np.ndarray]]) -> None:
+def calibrate(data: dict[str, tuple[np.ndarray, np.ndarray]], keep_temperature: bool = False) -> None:
     """Temperatures and doubt thresholds fitted on hands never seen. The shipped network's: on every family
     read by the network that never saw it. Each network without a family F: the same over the other
     families only, so that F is never used for anything, and its confidence on F is what the shipped
-    network's is on a new hand."""
+    network's is on a new hand. ``keep_temperature``: the thresholds only (``--only thresholds``)."""
     preds = unseen_predictions(data)
     for fam in preds:
         others = [preds[g] for g in preds if g != fam]
         if others:
-            set_calibration(unseen_model_path(fam), others)
+            set_calibration(unseen_model_path(fam), others, keep_temperature)
     if preds:
         for path in (FAMILIES_PATH, SHIPPED_PATH):
             if set(FAMILY_NAMES) <= set(trained_on_families(path)):
-                set_calibration(path, list(preds.values()))
+                set_calibration(path, list(preds.values()), keep_temperature)
 
 
 # A cell read with less confidence than a network's ``uncertain_below`` is reported uncertain. It is the
@@ -188,6 +195,29 @@ def calibrate(data: dict[str, tuple[np.ndarray, np.ndarray]]) -> None:
 # of 0.14 %.
 CONFIDENT_MISREAD_TARGET = 0.002
 UNCERTAIN_BOUNDS = (0.8, 0.99)
+
+
+# Letters and digits may be doubted up to here. The ceiling above is the plain classes' (empty spaces, walls,
+# crates, houses), which a new hand draws much as the others do. Its letters and digits are where it is misread
+# with confidence: its J read as another hand's S, its N as an M. Those still asked for more doubt than 0.99
+# on every network (stop 23: every fitted threshold sat at the ceiling).
+SYMBOL_UNCERTAIN_CEILING = 0.999
+_LETTER_OR_DIGIT = np.array([g in LETTER_AND_DIGIT_GLYPHS for g in GLYPH_CLASSES])
+
+
+def symbol_doubt_threshold(probs: np.ndarray, labels: np.ndarray, plain_threshold: float,
+                           target: float = CONFIDENT_MISREAD_TARGET) -> float:
+    """The lowest threshold for cells read as a letter or digit that, with the other cells doubted under
+    ``plain_threshold``, keeps the confident misreads of every cell at or under ``target``; at most
+    ``SYMBOL_UNCERTAIN_CEILING``, never under ``plain_threshold``."""
+    best, read = probs.max(axis=1), probs.argmax(axis=1)
+    wrong = read != labels
+    symbol = _LETTER_OR_DIGIT[read]
+    plain_sure_wrong = wrong & ~symbol & (best >= plain_threshold)
+    for t in np.linspace(plain_threshold, max(plain_threshold, SYMBOL_UNCERTAIN_CEILING), 100):
+        if float(np.mean(plain_sure_wrong | (wrong & symbol & (best >= t)))) <= target:
+            return float(t)
+    return max(plain_threshold, SYMBOL_UNCERTAIN_CEILING)
 
 
 def doubt_threshold(probs: np.ndarray, labels: np.ndarray, target: float = CONFIDENT_MISREAD_TARGET) -> float:
@@ -213,22 +243,29 @@ def _softmax(logits: np.ndarray, temperature: float) -> np.ndarray:
     return z / z.sum(axis=1, keepdims=True)
 
 
-def set_calibration(path: Path, families: list[tuple[np.ndarray, np.ndarray]]) -> None:
-    """Fit a network file's temperature and doubt threshold on hands it never saw ((raw logits, labels) of
-    each family), and write them in."""
+def set_calibration(path: Path, families: list[tuple[np.ndarray, np.ndarray]], keep_temperature: bool = False) -> None:
+    """Fit a network file's temperature and doubt thresholds on hands it never saw ((raw logits, labels) of
+    each family), and write them in; ``keep_temperature``: the thresholds only, at the file's own temperature."""
     labels = np.concatenate([y for _, y in families])
-    temperature = temperature_for_unseen(np.concatenate([x for x, _ in families]), labels)
-    read = [(_softmax(x, temperature), y) for x, y in families]
-    threshold = worst_family_threshold(read)
-    probs = np.concatenate([p for p, _ in read])
-    flagged_right = float(np.mean((probs.argmax(axis=1) == labels) & (probs.max(axis=1) < threshold)))
     with np.load(path) as data:
         arrays = {k: data[k] for k in data.files}
+    if keep_temperature and "temperature" in arrays:
+        temperature = float(arrays["temperature"])
+    else:
+        temperature = temperature_for_unseen(np.concatenate([x for x, _ in families]), labels)
+    read = [(_softmax(x, temperature), y) for x, y in families]
+    threshold = worst_family_threshold(read)
+    symbols = max(symbol_doubt_threshold(p, y, threshold) for p, y in read)
+    probs = np.concatenate([p for p, _ in read])
+    best, right = probs.max(axis=1), probs.argmax(axis=1) == labels
+    limit = np.where(_LETTER_OR_DIGIT[probs.argmax(axis=1)], symbols, threshold)
+    flagged_right = float(np.mean(right & (best < limit)))
     arrays["temperature"] = np.array(temperature)
     arrays["uncertain_below"] = np.array(threshold)
+    arrays["uncertain_below_symbols"] = np.array(symbols)
     np.savez_compressed(path, **arrays)
-    print(f"{path.name}: temperature {temperature:.2f}, uncertain below {threshold:.3f} "
-          f"(right cells flagged: {flagged_right:.1%}), fitted on hands it never saw", flush=True)
+    print(f"{path.name}: temperature {temperature:.2f}, uncertain below {threshold:.3f}, letters and digits "
+          f"below {symbols:.4f} (right cells flagged: {flagged_right:.1%}), fitted on hands it never saw", flush=True)
 
 
 def temperature_for_unseen(logits: np.ndarray, labels: np.ndarray) -> float:
@@ -316,7 +353,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--workers", type=int, default=3,
                         help="networks fitted side by side, one thread each (about 4.5 GiB each with the pool)")
     parser.add_argument("--cache", type=Path, default=Path("/tmp/companion-cells"))
-    parser.add_argument("--only", choices=("data", "unseen", "shipped", "calibrate"), default=None)
+    parser.add_argument("--only", choices=("data", "unseen", "shipped", "calibrate", "thresholds"), default=None,
+                        help="thresholds: the doubt thresholds fitted again at each network's own temperature")
     parser.add_argument("--resume", action="store_true",
                         help="each network goes on from its own file (more epochs, a lower peak learning rate)")
     parser.add_argument("--families", nargs="+", default=list(FAMILY_NAMES), help="which to leave out in turn")
@@ -327,6 +365,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--threads", type=int, default=1, help="PyTorch threads of each fit")
     args = parser.parse_args(argv)
     data = family_cells(FAMILY_NAMES, args.boards, args.seed, args.cache)
+    if args.only == "thresholds":
+        calibrate(data, keep_temperature=True)
+        return 0
     if args.pool_boards:
         missing = missing_fonts((TRAINING_POOL,))
         if missing:
