@@ -148,7 +148,7 @@ def uncertain_threshold(path: Path) -> float | None:
 
 def symbol_uncertain_threshold(path: Path) -> float | None:
     """The confidence under which a network file's letters and digits (``labels.LETTER_AND_DIGIT_GLYPHS``)
-    are doubtful, fitted as ``uncertain_threshold`` is (``train_hands.set_symbol_threshold``); None when the
+    are doubtful, fitted as ``uncertain_threshold`` is (``train_hands.symbol_doubt_threshold``); None when the
     file does not say (its ``uncertain_threshold`` then holds for every cell)."""
     with np.load(path) as data:
         return float(data["uncertain_below_symbols"]) if "uncertain_below_symbols" in data else None

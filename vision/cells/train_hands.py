@@ -200,7 +200,7 @@ UNCERTAIN_BOUNDS = (0.8, 0.99)
 # Letters and digits may be doubted up to here. The ceiling above is the plain classes' (empty spaces, walls,
 # crates, houses), which a new hand draws much as the others do. Its letters and digits are where it is misread
 # with confidence: its J read as another hand's S, its N as an M. Those still asked for more doubt than 0.99
-# on every network (stop 23: every fitted threshold sat at the ceiling).
+# on every network (each fitted threshold sat at the ceiling).
 SYMBOL_UNCERTAIN_CEILING = 0.999
 _LETTER_OR_DIGIT = np.array([g in LETTER_AND_DIGIT_GLYPHS for g in GLYPH_CLASSES])
 
