@@ -67,7 +67,8 @@ DRAWABLE_INDEX: tuple[int, ...] = tuple(i for i in range(SIZE * SIZE) if i not i
 _OUTER_NAMES = LAYOUT.outer_cells
 INNER_INDEX: tuple[int, ...] = tuple(i for i in DRAWABLE_INDEX if ALL_CELLS[i] not in _OUTER_NAMES)
 _WALL = GLYPH_CLASSES.index("W")
-_LETTER_OR_DIGIT = np.array([g in LETTER_AND_DIGIT_GLYPHS for g in GLYPH_CLASSES])
+# Per glyph class, whether it is a letter or digit (doubted under ``symbols_uncertain_below``).
+LETTER_OR_DIGIT_CLASS = np.array([g in LETTER_AND_DIGIT_GLYPHS for g in GLYPH_CLASSES])
 
 
 def apply_board_context(probs: np.ndarray) -> None:
@@ -238,7 +239,7 @@ class CellReader:
                 p = float(probs[i, best[i]])
                 chars.append(char)
                 confs.append(round(p, 4))
-                if p < (self.symbols_uncertain_below if _LETTER_OR_DIGIT[best[i]] else self.uncertain_below):
+                if p < (self.symbols_uncertain_below if LETTER_OR_DIGIT_CLASS[best[i]] else self.uncertain_below):
                     uncertain.append(ALL_CELLS[i])
             city.append("".join(chars))
             confidence.append(confs)

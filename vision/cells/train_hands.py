@@ -72,8 +72,9 @@ import numpy as np
 
 from vision.cells.cnn import CNN_PATH, ConvTrunk, trained_on_families
 from vision.cells.dataset import load_digit_split, make_cell_set
-from vision.cells.labels import GLYPH_CLASSES, LETTER_AND_DIGIT_GLYPHS, TRAINING_LANGUAGES
+from vision.cells.labels import TRAINING_LANGUAGES
 from vision.cells.model import CellModel
+from vision.cells.reader import LETTER_OR_DIGIT_CLASS
 from vision.cells.train import temperature_for_logits
 from vision.synth.hands import FAMILY_NAMES, TRAINING_POOL, family, missing_fonts
 
@@ -202,7 +203,6 @@ UNCERTAIN_BOUNDS = (0.8, 0.99)
 # with confidence: its J read as another hand's S, its N as an M. Those still asked for more doubt than 0.99
 # on every network (each fitted threshold sat at the ceiling).
 SYMBOL_UNCERTAIN_CEILING = 0.999
-_LETTER_OR_DIGIT = np.array([g in LETTER_AND_DIGIT_GLYPHS for g in GLYPH_CLASSES])
 
 
 def symbol_doubt_threshold(probs: np.ndarray, labels: np.ndarray, plain_threshold: float,
@@ -212,7 +212,7 @@ def symbol_doubt_threshold(probs: np.ndarray, labels: np.ndarray, plain_threshol
     ``SYMBOL_UNCERTAIN_CEILING``, never under ``plain_threshold``."""
     best, read = probs.max(axis=1), probs.argmax(axis=1)
     wrong = read != labels
-    symbol = _LETTER_OR_DIGIT[read]
+    symbol = LETTER_OR_DIGIT_CLASS[read]
     plain_sure_wrong = wrong & ~symbol & (best >= plain_threshold)
     for t in np.linspace(plain_threshold, max(plain_threshold, SYMBOL_UNCERTAIN_CEILING), 100):
         if float(np.mean(plain_sure_wrong | (wrong & symbol & (best >= t)))) <= target:
@@ -257,9 +257,9 @@ def set_calibration(path: Path, families: list[tuple[np.ndarray, np.ndarray]], k
     threshold = worst_family_threshold(read)
     symbols = max(symbol_doubt_threshold(p, y, threshold) for p, y in read)
     probs = np.concatenate([p for p, _ in read])
-    best, right = probs.max(axis=1), probs.argmax(axis=1) == labels
-    limit = np.where(_LETTER_OR_DIGIT[probs.argmax(axis=1)], symbols, threshold)
-    flagged_right = float(np.mean(right & (best < limit)))
+    best, read_as = probs.max(axis=1), probs.argmax(axis=1)
+    limit = np.where(LETTER_OR_DIGIT_CLASS[read_as], symbols, threshold)
+    flagged_right = float(np.mean((read_as == labels) & (best < limit)))
     arrays["temperature"] = np.array(temperature)
     arrays["uncertain_below"] = np.array(threshold)
     arrays["uncertain_below_symbols"] = np.array(symbols)
