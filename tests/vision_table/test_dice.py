@@ -469,6 +469,19 @@ def test_dice_that_all_touch_another_are_measured_by_their_symbols_spacing():
     assert measured is not None and abs(measured - look.die_mm) < 1.0
 
 
+def test_small_dice_measured_short_from_far_are_believed():
+    """14 mm dice on beige from 87 cm: blur eats their white edge and the lone die measures 11.7 mm. Under
+    the 12 mm that was believed, the tray was read at the reference 16 mm and two touching pairs each as
+    one die (three dice of five). Believed down to 10 mm, the tray reads all five."""
+    look = TrayLook("beige", 200.0, 140.0, 14.0)
+    frame, dice, _ = _nth_scene(20_261_125, look, 19)  # bench_dice's (seed 20261124, 14 mm dice, beige)
+    measured = _measured_die(frame)
+    assert measured is not None and 10.0 <= measured < 12.0
+    readings = DiceReader().read(frame)
+    assert readings is not None
+    assert sorted(r.face for r in readings) == sorted(d.face for d in dice)
+
+
 def test_the_dice_measured_before_hold_for_a_frame_that_measures_none():
     """The dice do not change size during a game: a frame that measures none (here an empty tray) is read
     at the median of the sizes measured before, a single view's error is outvoted, and ``forget`` (another

@@ -755,7 +755,7 @@ def measure_die(tray: np.ndarray, view: TrayView = REFERENCE_VIEW) -> float | No
     """
     darkest = darkest_channel(tray)
     outlines = dice_outlines(tray, view, floor_levels(tray, view, halfway=True))
-    least_top = (DIE_MM_RANGE[0] * view.px_per_mm) ** 2
+    least_top = (LEAST_DIE_SEEN_MM * view.px_per_mm) ** 2
     height, width = darkest.shape
     pad = WHITE_PX // 2 + 1
     blobs: list[tuple[np.ndarray, float, tuple[float, float], list[_Symbol]]] = []
@@ -783,6 +783,10 @@ def measure_die(tray: np.ndarray, view: TrayView = REFERENCE_VIEW) -> float | No
             return None
         die_mm = float(min(spacing)) / view.px_per_mm
     return die_mm if DIE_MM_RANGE[0] <= die_mm <= DIE_MM_RANGE[1] else None
+
+
+# A blob under 0.6 of a square this size is no die's (the smallest dice, 14 mm, seen blurred from far).
+LEAST_DIE_SEEN_MM = 12.0
 
 
 # ``measure_die`` takes the faint symbols too when the clear ones show fewer lone dice than this.
