@@ -474,7 +474,7 @@ def test_small_dice_measured_short_from_far_are_believed():
     the 12 mm that was believed, the tray was read at the reference 16 mm and two touching pairs each as
     one die (three dice of five). Believed down to 10 mm, the tray reads all five."""
     look = TrayLook("beige", 200.0, 140.0, 14.0)
-    frame, dice, _ = _nth_scene(20_261_125, look, 19)  # bench_dice's (seed 20261124, 14 mm dice, beige)
+    frame, dice, _ = _nth_scene(20_261_125, look, 19)  # bench_dice: seed 20261124 + beige (its 2nd floor), 20th tray
     measured = _measured_die(frame)
     assert measured is not None and 10.0 <= measured < 12.0
     readings = DiceReader().read(frame)
