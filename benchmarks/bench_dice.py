@@ -21,7 +21,6 @@ from __future__ import annotations
 import argparse
 import sys
 import time
-from collections import Counter
 from pathlib import Path
 
 import numpy as np
@@ -61,23 +60,30 @@ def die_size_errors(n_trays: int, seed: int) -> np.ndarray:
     return np.array(errors)
 
 
-def same_table(n_tables: int, throws: int, seed: int) -> tuple[DiceReport, DiceReport]:
+def same_table(n_tables: int, throws: int, seed: int) -> tuple[list[DiceReport], list[DiceReport]]:
     """The smallest trays' 14 mm dice thrown ``throws`` times on each of ``n_tables`` tables a floor (every
     floor): (read by one reader a table, as the pipeline does: the dice measured before held (``dice_side``);
     the same frames each read alone)."""
     kept = DiceReader()
     alone = DiceReader(kept.classifier)
-    totals = (DiceReport(0, 0, 0, 0, 0, 0, Counter(), 0.0), DiceReport(0, 0, 0, 0, 0, 0, Counter(), 0.0))
+    reports: tuple[list[DiceReport], list[DiceReport]] = ([], [])
     for k, floor in enumerate((*HELD_OUT_FLOORS, *CLASSIC_FLOORS)):
         look = TrayLook(floor, 200.0, 140.0, 14.0)
         for t in range(n_tables):
             kept.forget()
-            for reader, total in zip((kept, alone), totals, strict=True):
-                r = evaluate(throws, seed + 100 * k + t, look=lambda rng, look=look: look, reader=reader, remember=reader is kept)
-                total.dice += r.dice
-                total.right += r.right
-                total.spurious += r.spurious
-    return totals
+            for reader, out in zip((kept, alone), reports, strict=True):
+                out.append(evaluate(throws, seed + 100 * k + t, look=lambda rng, look=look: look, reader=reader,
+                                    remember=reader is kept))
+    return reports
+
+
+def tally(reports: list[DiceReport]) -> tuple[int, int]:
+    """(dice read right, dice there were to read: those thrown and the spurious ones) over ``reports``."""
+    return sum(r.right for r in reports), sum(r.dice + r.spurious for r in reports)
+
+
+def _percent(right: int, dice: int) -> float:
+    return 100 * right / max(dice, 1)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -101,27 +107,25 @@ def main(argv: list[str] | None = None) -> int:
             report = evaluate(args.trays, seed, look=lambda rng, make=make, floor=floor: make(floor, rng), reader=reader)
             reports.append(report)
             by_size[name].append(report)
-        right = sum(r.right for r in reports)
-        dice = sum(r.dice + r.spurious for r in reports)
+        right, dice = tally(reports)
         total[0] += right
         total[1] += dice
         trained = " (trained)" if floor in CLASSIC_FLOORS else ""
         detail = ", ".join(f"{r.right}/{r.dice + r.spurious}" for r in reports)
-        print(f"  {floor + trained:24s} {100 * right / max(dice, 1):7.2f} %  ({detail})")
+        print(f"  {floor + trained:24s} {_percent(right, dice):7.2f} %  ({detail})")
     print("by tray and die size (every floor):")
     for name, reports in by_size.items():
-        right = sum(r.right for r in reports)
-        dice = sum(r.dice + r.spurious for r in reports)
-        print(f"  {name:32s} {100 * right / max(dice, 1):7.2f} %  ({right}/{dice})")
-    print(f"all: {100 * total[0] / max(total[1], 1):.3f} % of {total[1]} dice right")
+        right, dice = tally(reports)
+        print(f"  {name:32s} {_percent(right, dice):7.2f} %  ({right}/{dice})")
+    print(f"all: {_percent(*total):.3f} % of {total[1]} dice right")
     errors = die_size_errors(max(args.trays, 20), args.seed + 7)
     seen = errors[np.isfinite(errors)]
     print(f"die size measured: {len(seen)}/{len(errors)} trays, error median {np.median(np.abs(seen)):.2f} mm, "
           f"95th percentile {np.percentile(np.abs(seen), 95):.2f} mm, worst {np.abs(seen).max():.2f} mm")
-    over, each = same_table(2, 10, args.seed + 11)
-    print(f"the same table over 10 throws (20x14 cm, 14 mm dice, 2 tables a floor): {100 * over.accuracy:.2f} % "
-          f"({over.right}/{over.dice + over.spurious}) with the dice measured before held, "
-          f"{100 * each.accuracy:.2f} % ({each.right}/{each.dice + each.spurious}) each throw read alone")
+    (over_right, over_dice), (each_right, each_dice) = (tally(r) for r in same_table(2, 10, args.seed + 11))
+    print(f"the same table over 10 throws (20x14 cm, 14 mm dice, 2 tables a floor): {_percent(over_right, over_dice):.2f} % "
+          f"({over_right}/{over_dice}) with the dice measured before held, "
+          f"{_percent(each_right, each_dice):.2f} % ({each_right}/{each_dice}) each throw read alone")
     print(f"({time.perf_counter() - t0:.0f} s)")
     return 0
 

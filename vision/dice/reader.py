@@ -796,7 +796,8 @@ _LONE_DICE_ENOUGH = 2
 def _lone_dice_sides(blobs: list[tuple[np.ndarray, float, tuple[float, float], list[_Symbol]]], min_ink: float) -> list[float]:
     """The sides (pixels) of the lone dice among ``blobs`` (hull, area, centre, symbols), told by their
     symbols of at least ``min_ink``, the lean taken from the same dice (``measure_die``)."""
-    counts = [len(_apart(symbols, min_ink)) for _, _, _, symbols in blobs]
+    told = [_apart(symbols, min_ink) for _, _, _, symbols in blobs]
+    counts = [len(apart) for apart in told]
     # One clear symbol is one die only in a blob no larger than _SINGLE_AREA_RATIO times the least blob
     # showing one symbol, clear or faint: a pair of touching small dice (14 mm) whose second symbol is faint
     # shows one clear symbol too, and its symbol's offset from the pair's middle, taken for the lean, made
@@ -806,11 +807,8 @@ def _lone_dice_sides(blobs: list[tuple[np.ndarray, float, tuple[float, float], l
     if not ones:
         return []
     single = [count == 1 and blob[1] <= _SINGLE_AREA_RATIO * min(ones) for blob, count in zip(blobs, counts, strict=True)]
-    offsets = []
-    for (_, _, centre, symbols), one in zip(blobs, single, strict=True):
-        if one:
-            sym = next(sym for sym in symbols if sym.ink >= min_ink)
-            offsets.append((sym.x - centre[0], sym.y - centre[1]))
+    offsets = [(apart[0].x - centre[0], apart[0].y - centre[1])
+               for (_, _, centre, _), apart, one in zip(blobs, told, single, strict=True) if one]
     if not offsets:
         return []
     lean = 2.0 * np.median(np.array(offsets), axis=0)
@@ -917,14 +915,13 @@ class DiceReader:
 
     def __init__(self, classifier: DiceClassifier | None = None, die_mm: float | None = None) -> None:
         self.classifier = classifier or DiceClassifier()
-        self.tray_mm: tuple[float, float] | None = None
         self.die_mm = die_mm
-        self.sides_measured: deque[float] = deque(maxlen=DICE_SIDES_REMEMBERED)
+        self.forget()
 
     def forget(self) -> None:
         """Another table: nothing remembered of the last tray and dice."""
-        self.tray_mm = None
-        self.sides_measured = deque(maxlen=DICE_SIDES_REMEMBERED)
+        self.tray_mm: tuple[float, float] | None = None
+        self.sides_measured: deque[float] = deque(maxlen=DICE_SIDES_REMEMBERED)
 
     def dice_side(self, measured: float | None) -> float | None:
         """The dice's side (mm) to read this frame with: the median of the last DICE_SIDES_REMEMBERED
