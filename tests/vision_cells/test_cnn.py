@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import shutil
 from itertools import pairwise
+from pathlib import Path
 
 import numpy as np
 
@@ -12,7 +13,15 @@ from vision.cells.cnn import CNN_PATH, ConvTrunk, save_cnn
 from vision.cells.features import cell_crops, ink_maps, shifted_cell_crops
 from vision.cells.labels import GLYPH_CLASSES
 from vision.cells.model import MODEL_PATH, CellModel
-from vision.cells.reader import CellReader, model_fingerprint
+from vision.cells.reader import (
+    DRAWABLE_INDEX,
+    SECOND_LOOK_BELOW,
+    CellReader,
+    look_path_for,
+    model_fingerprint,
+)
+from vision.synth.board import random_city, render_board
+from vision.synth.drawings import Hand
 
 
 def _direct_conv_relu(x: np.ndarray, weight: np.ndarray, bias: np.ndarray) -> np.ndarray:
@@ -114,3 +123,40 @@ def test_one_batch_of_shifted_crops_equals_one_call_per_shift():
     one_by_one = np.concatenate([cell_crops(board, shift, cells) for shift in shifts])
     np.testing.assert_array_equal(batched, one_by_one)
     assert not np.array_equal(batched[:3], batched[3:])  # the shift did move the crops
+
+
+def _sure_of_walls(network: Path, out: Path) -> None:
+    """A look network that reads every crop as a wall, whatever it shows."""
+    with np.load(network) as data:
+        arrays = {k: data[k] for k in data.files}
+    last = max(int(k[1:]) for k in arrays if k.startswith("W") and k[1:].isdigit())
+    arrays[f"W{last}"] = np.zeros_like(arrays[f"W{last}"])
+    arrays[f"b{last}"] = np.where(np.arange(len(GLYPH_CLASSES)) == GLYPH_CLASSES.index("W"), 30.0, 0.0).astype(np.float32)
+    np.savez_compressed(out, **arrays)
+
+
+def test_the_look_network_reads_only_the_doubtful_cells(tmp_path):
+    """With a look network next to the cell network (``look_path_for``), the cells the network doubts are
+    averaged with the look network's reading; the cells it is sure of are left as they were."""
+    rng = np.random.default_rng(11)
+    board = render_board(random_city(rng, fill=0.9), rng, cell_px=40, seat=0, hand=Hand.random(rng)).image
+    alone = tmp_path / "alone"
+    looked = tmp_path / "looked"
+    for folder in (alone, looked):
+        folder.mkdir()
+        shutil.copy(CNN_PATH, folder / "cnn.npz")
+    assert look_path_for(looked / "cnn.npz") == looked / "look.npz"
+    _sure_of_walls(CNN_PATH, looked / "look.npz")
+    plain = CellReader("en", model_path=alone / "cnn.npz")
+    with_look = CellReader("en", model_path=looked / "cnn.npz")
+    assert plain.look is None and with_look.look is not None
+    before, after = plain.probabilities(board), with_look.probabilities(board)
+    changed = np.flatnonzero(np.abs(after - before).max(axis=1) > 1e-9)
+    doubted = np.flatnonzero(before.max(axis=1) < SECOND_LOOK_BELOW)
+    assert len(doubted) > 0
+    # Every cell still doubted after the network's second look was read by the look network too ...
+    assert set(doubted) <= set(changed)
+    # ... and only doubtful cells were: most of the board it was sure of is as it was.
+    assert len(changed) < len(DRAWABLE_INDEX) // 2
+    wall = GLYPH_CLASSES.index("W")
+    assert np.all(after[changed, wall] > before[changed, wall])

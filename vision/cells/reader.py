@@ -48,6 +48,9 @@ SECOND_LOOK_BELOW = 0.97
 # no confident misread lies under 0.06, and again 0.2 % of the right cells (spots of lesser glare).
 WASHED_OUT_BELOW = 0.06
 SECOND_LOOK_SHIFTS: tuple[tuple[float, float], ...] = ((-3, 0), (3, 0), (0, -3), (0, 3))
+# A doubtful cell is also read by the look network (``look_path_for``) when there is one, and the two
+# readings are averaged with this weight on the look network's.
+LOOK_WEIGHT = 0.5
 # What the board tells before any drawing is read: walls stand on the outer spaces only (rules-reference.md),
 # so on an inner space a wall is weighed at this share of what the picture alone says. Soft, not zero: a
 # wall drawn inside by mistake still reads as a wall when the picture is clear (and the rules engine then
@@ -80,6 +83,18 @@ def apply_board_context(probs: np.ndarray) -> None:
     probs[inner] /= probs[inner].sum(axis=1, keepdims=True)
 
 
+def look_path_for(model_path: Path) -> Path:
+    """The look network that goes with a cell network: ``cnn.npz`` -> ``look.npz``, ``cnn_without_loose.npz``
+    -> ``look_without_loose.npz`` (trained on the same hands: ``vision.cells.train_hands --only look``)."""
+    model_path = Path(model_path)
+    return model_path.with_name(model_path.name.replace("cnn", "look", 1))
+
+
+def with_look(probs: np.ndarray, look: np.ndarray) -> np.ndarray:
+    """A doubtful cell's reading with the look network's reading of it (rows of class probabilities)."""
+    return (1.0 - LOOK_WEIGHT) * probs + LOOK_WEIGHT * look
+
+
 def model_fingerprint(path: Path) -> str:
     """Which model file this is (a teach file records the one it adapted)."""
     return hashlib.sha256(Path(path).read_bytes()).hexdigest()[:16]
@@ -106,6 +121,11 @@ class CellReader:
         self.model = CellModel.load(model_path)
         # A CNN file holds a convolutional trunk that turns crops into the head's input features.
         self.trunk = ConvTrunk.load(model_path) if ConvTrunk.is_cnn_file(model_path) else None
+        # The look network: wider (three to four times the work a crop), so it reads only the doubtful cells.
+        look_path = look_path_for(model_path)
+        self.look: tuple[ConvTrunk, CellModel] | None = None
+        if self.trunk is not None and look_path != Path(model_path) and look_path.is_file():
+            self.look = (ConvTrunk.load(look_path), CellModel.load(look_path))
         self.uncertain_below = uncertain_threshold(model_path) or UNCERTAIN_BELOW
         # Letters and digits may be doubted above it: a new hand's letter can look just like another letter.
         self.symbols_uncertain_below = max(symbol_uncertain_threshold(model_path) or 0.0, self.uncertain_below)
@@ -180,6 +200,11 @@ class CellReader:
             looks = model.probabilities(self.crop_features(crops), self.allowed, self.prior_shift)
             looks = looks.reshape(len(SECOND_LOOK_SHIFTS), len(doubtful), -1)
             probs[doubtful] = (probs[doubtful] + looks.sum(axis=0)) / (1 + len(SECOND_LOOK_SHIFTS))
+            if self.look is not None:
+                trunk, head = self.look
+                rows = [DRAWABLE_INDEX.index(i) for i in doubtful]
+                looked = head.probabilities(trunk.features(first_crops[rows]), self.allowed, self.prior_shift)
+                probs[doubtful] = with_look(probs[doubtful], looked)
         if seated:
             probs[list(DRAWABLE_INDEX)] = hand.adjust(probs[list(DRAWABLE_INDEX)],
                                                       head_embedding(self.model, first_features), self)
