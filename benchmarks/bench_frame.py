@@ -31,12 +31,19 @@ from vision.pipeline import TableReader  # noqa: E402
 from vision.pirates.reader import PirateReader  # noqa: E402
 from vision.stability import StabilityFilter  # noqa: E402
 from vision.synth.art import art_summary  # noqa: E402
+from vision.synth.drawings import Hand  # noqa: E402
 from vision.synth.pirates import track_scene  # noqa: E402
 from vision.synth.table import TableSpec, px_per_mm_at, render_table  # noqa: E402
 
 
-def _reader() -> tuple[TableReader, bool]:
-    """The real reader; when the cell model is not built yet, one that reads every board empty."""
+def _reader(new_hand: str | None = None) -> tuple[TableReader, bool]:
+    """The real reader; when the cell model is not built yet, one that reads every board empty.
+    ``new_hand``: its cells read by the network trained without that family (a hand it never saw)."""
+    if new_hand is not None:
+        from vision.cells.reader import CellReader
+        from vision.cells.train_hands import unseen_model_path
+
+        return TableReader(cell_reader=CellReader("en", model_path=unseen_model_path(new_hand))), True
     reader = TableReader()
     try:
         _ = reader.cell_reader
@@ -63,16 +70,26 @@ def _received(data: bytes) -> np.ndarray:
     return cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR)
 
 
-def bench_speed(n_tables: int, seed: int, camera_cm: float | None = None) -> dict[str, float]:
+def bench_speed(n_tables: int, seed: int, camera_cm: float | None = None,
+                new_hand: str | None = None) -> dict[str, float]:
     """The timing: frames rendered here, read in a process of their own (``_read_scenes``), whose peak
-    RSS is then the reader's alone (the renderer's hundreds of MB of temporaries are not in it)."""
+    RSS is then the reader's alone (the renderer's hundreds of MB of temporaries are not in it).
+    ``new_hand``: every board drawn by that family's hands and read by the network that never saw it, whose
+    doubtful cells (a third or more on a new hand) are each read again: what a real table's frame costs."""
     rng = np.random.default_rng(seed)
-    warm_up = _as_received(render_table(TableSpec.random(rng, n_boards=4, camera_cm=camera_cm), rng)[0])
+
+    def table() -> TableSpec:
+        spec = TableSpec.random(rng, n_boards=4, camera_cm=camera_cm)
+        if new_hand is None:
+            return spec
+        return dataclasses.replace(spec, hands=tuple(Hand.random(rng, family=new_hand) for _ in spec.cities))
+
+    warm_up = _as_received(render_table(table(), rng)[0])
     # Every frame is rendered first: the renderer's own work run between two reads was charged to the
     # next one (caches, fresh pages: 66 ms against 55 when decoded).
     scenes, truths = [], []
     for _ in range(n_tables):
-        spec = TableSpec.random(rng, n_boards=4, camera_cm=camera_cm)
+        spec = table()
         frame, truth = render_table(spec, rng)
         # The same scene again, as the camera sends it: new sensor noise, nothing moved.
         again = [_as_received(render_table(spec, rng)[0]) for _ in range(3)]
@@ -81,7 +98,7 @@ def bench_speed(n_tables: int, seed: int, camera_cm: float | None = None) -> dic
         scenes.append((_as_received(frame), again, _as_received(render_table(reroll, rng)[0])))
         truths.append(truth)
     with multiprocessing.get_context("spawn").Pool(1) as pool:
-        result = pool.apply(_read_scenes, (warm_up, scenes))
+        result = pool.apply(_read_scenes, (warm_up, scenes, new_hand))
     read = result.pop("read")
     result["table_dice_exact"] = float(np.mean([d == sorted(t.dice_faces) for (d, _), t in zip(read, truths, strict=True)]))
     result["table_track_exact"] = float(np.mean([p == t.pirate_boxes for (_, p), t in zip(read, truths, strict=True)]))
@@ -89,9 +106,10 @@ def bench_speed(n_tables: int, seed: int, camera_cm: float | None = None) -> dic
     return result
 
 
-def _read_scenes(warm_up: bytes, scenes: list[tuple[bytes, list[bytes], bytes]]) -> dict[str, Any]:
+def _read_scenes(warm_up: bytes, scenes: list[tuple[bytes, list[bytes], bytes]],
+                 new_hand: str | None = None) -> dict[str, Any]:
     """Times the reads of ``bench_speed``'s scenes (JPEG, each decoded untimed just before it is read)."""
-    reader, real_cells = _reader()
+    reader, real_cells = _reader(new_hand)
     reader.read(_received(warm_up))  # models loaded
     reader.fast_hits = 0
     full, fast, turn, read = [], [], [], []
@@ -215,6 +233,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--cell-tables", type=int, default=200, help="tables for the whole-table cell figure")
     parser.add_argument("--cell-heights", type=float, nargs="*", default=[60.0, 90.0],
                         help="other camera heights (cm) for the cell figure, a quarter as many tables each")
+    parser.add_argument("--new-hand", default="loose",
+                        help="also time tables drawn by this hand family, read by the network that never saw it "
+                        "(the family with the most doubtful cells; '' skips it)")
     parser.add_argument("--seed", type=int, default=424242)
     args = parser.parse_args(argv)
 
@@ -227,6 +248,10 @@ def main(argv: list[str] | None = None) -> int:
     print(f"unchanged scene: median {speed['unchanged_ms']:.2f} ms (fast path taken {100 * speed['fast_hits']:.0f} %)")
     print(f"on those tables: dice all right {100 * speed['table_dice_exact']:.1f} %, "
           f"pirate boxes exact {100 * speed['table_track_exact']:.1f} %")
+    if args.new_hand:
+        new = bench_speed(args.tables, args.seed + 5, args.camera_cm, new_hand=args.new_hand)
+        print(f"full-frame read of a hand the reader never saw ({args.new_hand}'s boards, its network without "
+              f"{args.new_hand}): median {new['full_ms']:.1f} ms, p90 {new['full_p90_ms']:.1f} ms")
     # Any section can be left out with a count of 0 (a quick timing run).
     if args.dice_trays:
         dice = evaluate_dice(args.dice_trays, args.seed + 1)
