@@ -6,7 +6,8 @@ hidden) keeps its last committed value. The cleaned observation is committed onl
 from the last commit and has stayed exactly the same for ``hold_frames`` consecutive frames and at
 least ``hold_seconds``; a reading with doubtful parts (a die read with low confidence, a board
 suddenly much less sure of its cells, an unclear track) must hold ``doubt_factor`` times longer. Any
-distrusted frame restarts the count. Each board's per-cell ``alternatives`` (the readings' probabilities
+distrusted frame restarts the count. A drawn cell read in doubt as another symbol, while its committed
+symbol is still one of its likely readings, keeps the committed symbol (``steady_board``). Each board's per-cell ``alternatives`` (the readings' probabilities
 the tracker weighs against the rules) are not averaged: the committed frame's own are kept, like its city.
 """
 
@@ -20,7 +21,18 @@ from typing import Protocol
 import cv2
 import numpy as np
 
+from companion.layout import ALL_CELLS, SIZE
 from vision.observation import DOUBTFUL_DIE_BELOW, BoardReading, DieReading, Observation
+
+# A symbol drawn on a board turns into another only when it is erased (the empty space is seen and committed
+# first) and drawn again, and a fresh drawing is read clearly. So a drawn cell that a frame reads in doubt as
+# another symbol, while the committed symbol keeps at least this probability, is the same drawing under other
+# noise (a hand's shadow, glare, a doubtful cell's two readings trading places): it keeps the committed
+# symbol. bench_frame's no-change check committed such a flip once in 1,000 frames (a wall read as a crate at
+# 0.98 at rest, as a wall at 0.65 under a hand's shadow). Empty spaces are not held: a new drawing, however
+# doubtful, must reach the tracker.
+KEEP_COMMITTED_SYMBOL_AT_LEAST = 0.1
+_BLANK = frozenset(".#")
 
 Signature = tuple[object, ...]
 
@@ -114,7 +126,7 @@ class StabilityFilter:
                     return None  # under a hand and nothing to fall back on: wait for a clean view
                 continue
             doubtful |= self._board_doubtful(board, boards.get(board.seat))
-            boards[board.seat] = board
+            boards[board.seat] = steady_board(board, boards.get(board.seat))
         dice: tuple[DieReading, ...] | None = obs.dice
         if obs.extra.get("dice_occluded") or obs.extra.get("dice_moving") or obs.dice is None:
             if last is not None and last.dice is not None:
@@ -164,6 +176,29 @@ class StabilityFilter:
             self.committed = cleaned
             return cleaned
         return None
+
+
+def steady_board(board: BoardReading, committed: BoardReading | None) -> BoardReading:
+    """``board`` with each drawn cell that it reads in doubt as another symbol given back its ``committed``
+    symbol, when that symbol is still among the cell's likely readings (``KEEP_COMMITTED_SYMBOL_AT_LEAST``)."""
+    if committed is None or committed.city == board.city:
+        return board
+    rows = [list(row) for row in board.city]
+    confidence = [list(row) for row in board.confidence]
+    doubted = set(board.uncertain)
+    kept = False
+    for i, name in enumerate(ALL_CELLS):
+        row, col = divmod(i, SIZE)
+        now, before = board.city[row][col], committed.city[row][col]
+        if (now != before and now not in _BLANK and before not in _BLANK and name in doubted
+                and board.alternatives.get(name, {}).get(before, 0.0) >= KEEP_COMMITTED_SYMBOL_AT_LEAST):
+            rows[row][col] = before
+            confidence[row][col] = board.alternatives[name][before]
+            kept = True
+    if not kept:
+        return board
+    return dataclasses.replace(board, city=tuple("".join(r) for r in rows),
+                               confidence=tuple(tuple(r) for r in confidence))
 
 
 class ObservationReader(Protocol):

@@ -135,3 +135,39 @@ def test_a_doubtful_reading_needs_a_longer_hold_but_gets_there():
     results = [filt.push(changed) is not None for _ in range(13)]
     assert results == [False] * 11 + [True, False]
     assert sorted(filt.committed.dice_faces) == ["cross", "log", "log", "swords", "wall"]
+
+
+def _board(city, uncertain=(), alternatives=None):
+    return BoardReading(0, city, CONF, tuple(uncertain), alternatives=alternatives or {})
+
+
+# B2 holds a crate in CITY; the same drawing read in doubt as a wall in another frame.
+CITY_B2_WALL = ("#.....#", ".WG....", ".G.....", ".G.....", ".......", ".......", "#.....#")
+
+
+def test_a_drawing_read_in_doubt_as_another_symbol_keeps_its_committed_symbol():
+    """A crate read at rest, then the same crate read in doubt as a wall (its crate reading still likely):
+    nothing was drawn, so nothing is committed."""
+    filt = StabilityFilter(hold_frames=4)
+    assert len(feed(filt, [obs()] * 5)) == 1
+    flipped = dataclasses.replace(
+        obs(), boards=(_board(CITY_B2_WALL, ["B2"], {"B2": {"W": 0.62, "G": 0.35}}), BoardReading(1, CITY, CONF)))
+    assert feed(filt, [flipped] * 30) == []
+    assert filt.committed.board(0).city == CITY
+
+
+@pytest.mark.parametrize("reading", [
+    # read surely as a wall: the drawing did change (it was erased and drawn again)
+    {"city": CITY_B2_WALL, "uncertain": (), "alternatives": {"B2": {"W": 0.999}}},
+    # in doubt, but the committed crate is no longer a likely reading
+    {"city": CITY_B2_WALL, "uncertain": ("B2",), "alternatives": {"B2": {"W": 0.7, "H": 0.25, "G": 0.02}}},
+    # a new drawing on an empty space, however doubtful, is never held back
+    {"city": CITY_AFTER, "uncertain": ("D5",), "alternatives": {"D5": {"H": 0.5, ".": 0.45}}},
+])
+def test_a_changed_drawing_still_commits(reading):
+    filt = StabilityFilter(hold_frames=4)
+    feed(filt, [obs()] * 5)
+    changed = dataclasses.replace(obs(), boards=(_board(**reading), BoardReading(1, CITY, CONF)))
+    commits = feed(filt, [changed] * 20)
+    assert len(commits) == 1
+    assert commits[0].board(0).city == reading["city"]
