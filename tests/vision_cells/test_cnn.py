@@ -15,6 +15,7 @@ from vision.cells.labels import GLYPH_CLASSES
 from vision.cells.model import MODEL_PATH, CellModel
 from vision.cells.reader import (
     DRAWABLE_INDEX,
+    LOOK_BELOW,
     SECOND_LOOK_BELOW,
     CellReader,
     look_path_for,
@@ -136,9 +137,10 @@ def _sure_of_walls(network: Path, out: Path) -> None:
 
 
 def test_the_look_network_reads_only_the_doubtful_cells(tmp_path):
-    """With a look network next to the cell network (``look_path_for``), the cells the network doubts are
-    averaged with the look network's reading; the cells it is sure of are left as they were."""
-    rng = np.random.default_rng(11)
+    """With a look network next to the cell network (``look_path_for``), the cells the network still doubts
+    after its second look (under ``LOOK_BELOW``) are averaged with the look network's reading; the others are
+    left as they were."""
+    rng = np.random.default_rng(12)  # a board with a cell under LOOK_BELOW and three doubtful above it
     board = render_board(random_city(rng, fill=0.9), rng, cell_px=40, seat=0, hand=Hand.random(rng)).image
     alone = tmp_path / "alone"
     looked = tmp_path / "looked"
@@ -152,11 +154,13 @@ def test_the_look_network_reads_only_the_doubtful_cells(tmp_path):
     assert plain.look is None and with_look.look is not None
     before, after = plain.probabilities(board), with_look.probabilities(board)
     changed = np.flatnonzero(np.abs(after - before).max(axis=1) > 1e-9)
-    doubted = np.flatnonzero(before.max(axis=1) < SECOND_LOOK_BELOW)
-    assert len(doubted) > 0
-    # Every cell still doubted after the network's second look was read by the look network too ...
-    assert set(doubted) <= set(changed)
-    # ... and only doubtful cells were: most of the board it was sure of is as it was.
+    asked = np.flatnonzero(before.max(axis=1) < LOOK_BELOW)
+    assert len(asked) > 0
+    # Every cell still under LOOK_BELOW after the network's second look was read by the look network too ...
+    assert set(asked) <= set(changed)
+    # ... and only those: the cells the network was sure of, or nearly, are as they were.
+    assert set(changed) <= set(np.flatnonzero(before.max(axis=1) < SECOND_LOOK_BELOW))
+    assert set(changed) == set(asked), (before.max(axis=1)[changed], LOOK_BELOW)
     assert len(changed) < len(DRAWABLE_INDEX) // 2
     wall = GLYPH_CLASSES.index("W")
     assert np.all(after[changed, wall] > before[changed, wall])
