@@ -60,11 +60,11 @@ saw ask (``symbol_doubt_threshold``). Fitted on the other families only, like th
 The look networks (``--only look``, ``look_without_<family>.npz`` and ``look.npz``): a wider network (24-48-64
 channels, three times the work a crop) trained from random weights on the very cells of the network it goes
 with, three epochs, its temperature fitted on its own validation boards. The reader asks it only about the
-cells its network doubts and averages the two readings (``reader.LOOK_WEIGHT``), so it changes which symbol a
-doubtful cell is read as, never whether the cell is doubted (the average stays under 0.985, under every
-network's doubt threshold). ``bench_hands``: misread 7.41 -> 6.32 % over the five families (loose 15.33 ->
-13.86 %, round 9.02 -> 7.56 %), misread without doubt unchanged at 0.11 %. About 23 min a network on two
-threads (the one without loose: 453 s an epoch).
+cells its network still doubts after the second look (``reader.LOOK_BELOW``) and averages the two readings
+(``reader.LOOK_WEIGHT``), so it changes which symbol a doubtful cell is read as, never whether the cell is
+doubted (the average stays under 0.9, under every network's doubt threshold). ``bench_hands``: misread 7.41
+-> 6.31 % over the five families (loose 15.33 -> 13.90 %, round 9.02 -> 7.52 %), misread without doubt
+unchanged at 0.11 %. About 23 min a network on two threads (the one without loose: 453 s an epoch).
 
 Training needs PyTorch (``pip install -e '.[train]'``, CPU build); the weights are read with NumPy.
 """
