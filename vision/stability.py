@@ -7,8 +7,9 @@ from the last commit and has stayed exactly the same for ``hold_frames`` consecu
 least ``hold_seconds``; a reading with doubtful parts (a die read with low confidence, a board
 suddenly much less sure of its cells, an unclear track) must hold ``doubt_factor`` times longer. Any
 distrusted frame restarts the count. A drawn cell read in doubt as another symbol, while its committed
-symbol is still one of its likely readings, keeps the committed symbol (``steady_board``). Each board's per-cell ``alternatives`` (the readings' probabilities
-the tracker weighs against the rules) are not averaged: the committed frame's own are kept, like its city.
+symbol is still one of its likely readings, keeps the committed symbol (``steady_board``). Each board's
+per-cell ``alternatives`` (the readings' probabilities the tracker weighs against the rules) are not
+averaged: the committed frame's own are kept, like its city.
 """
 
 from __future__ import annotations

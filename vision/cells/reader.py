@@ -127,7 +127,8 @@ class CellReader:
         self.model = CellModel.load(model_path)
         # A CNN file holds a convolutional trunk that turns crops into the head's input features.
         self.trunk = ConvTrunk.load(model_path) if ConvTrunk.is_cnn_file(model_path) else None
-        # The look network: wider (three to four times the work a crop), so it reads only the doubtful cells.
+        # The look network: wider (three times the work a crop), so it reads only the cells still doubtful
+        # after the second look (``LOOK_BELOW``).
         look_path = look_path_for(model_path)
         self.look: tuple[ConvTrunk, CellModel] | None = None
         if self.trunk is not None and look_path != Path(model_path) and look_path.is_file():
