@@ -32,7 +32,7 @@ from vision.cells.evaluate import Report, evaluate
 from vision.cells.reader import CellReader
 from vision.cells.train_hands import unseen_model_path
 from vision.synth.art import art_summary
-from vision.synth.hands import FAMILY_NAMES, missing_fonts
+from vision.synth.hands import FAMILY_NAMES, NEW_HANDS, missing_fonts
 
 TARGET_MISREAD = 0.01
 TARGET_CONFIDENT = 0.002
@@ -58,6 +58,11 @@ def main() -> int:
     parser.add_argument("--no-shipped", action="store_true", help="skip the shipped reader's figures")
     parser.add_argument("--unseen-dir", type=Path, default=None,
                         help="read the networks without a family from here (an earlier training, to compare)")
+    parser.add_argument("--new-hands", action="store_true",
+                        help="also the shipped reader on hands no network learned (python -m vision.synth.web_fonts)")
+    parser.add_argument("--shipped-model", type=Path, default=None,
+                        help="the shipped reader's network from here (an earlier one, to compare; its look network "
+                        "beside it)")
     args = parser.parse_args()
     missing = missing_fonts()
     if missing:
@@ -93,8 +98,20 @@ def main() -> int:
           f"{worst_confident:.2%} (target <= {TARGET_CONFIDENT:.1%}) -> "
           f"{'at target' if worst_misread <= TARGET_MISREAD and worst_confident <= TARGET_CONFIDENT else 'NOT at target'}"
           f" ({time.perf_counter() - t0:.0f} s)")
+    shipped = CellReader("en", model_path=args.shipped_model) if args.shipped_model else CellReader("en")
+    if args.new_hands:
+        missing = missing_fonts((NEW_HANDS,))
+        if missing:
+            print(f"bench_hands: {len(missing)} fonts of the new hands are not fetched "
+                  "(python -m vision.synth.web_fonts fetches them)")
+            return 2
+        # Letters from fonts that no network was trained on, the shipped one included, drawn in every style.
+        report = evaluate(shipped, args.boards, args.seed + len(FAMILY_NAMES), digit_boards=args.digit_boards,
+                          languages=("en", "it", "fr"), families=(NEW_HANDS.name,), walls_outer_only=True)
+        misread, confident, perfect = _figures(report)
+        print(f"the shipped reader on {len(NEW_HANDS.letters)} hands no network learned:\n"
+              f"  {NEW_HANDS.name:<14}{misread:>9.2%}{confident:>11.2%}{perfect:>11.1%}{_doubted(report):>9.1%}")
     if not args.no_shipped:
-        shipped = CellReader("en")
         print("the shipped reader (its network trained on every family) on the same boards:")
         for k, family in enumerate(args.families):
             report = evaluate(shipped, args.boards, args.seed + k, languages=("en", "it", "fr"),

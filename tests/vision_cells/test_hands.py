@@ -29,11 +29,15 @@ from vision.cells.train_hands import (
     unseen_model_path,
     worst_family_threshold,
 )
+from vision.synth import web_fonts
 from vision.synth.drawings import CellPen, Hand, draw_symbol
 from vision.synth.hands import (
     FAMILY_NAMES,
     HAND_FAMILIES,
+    NEW_HANDS,
     TRAINING_POOL,
+    WEB_POOL,
+    HandFamily,
     family,
     font_glyph,
     font_path,
@@ -71,9 +75,53 @@ def test_the_training_pool_teaches_no_family_anything_of_its_own(kind):
         assert len(owners) >= 2, f"the pool draws {kind} style {style}, which only {owners} draw"
 
 
-def test_the_training_pool_shares_no_font_and_is_never_left_out():
-    assert not set(TRAINING_POOL.letters) & {src for f in HAND_FAMILIES for src in f.letters}
-    assert TRAINING_POOL.name not in FAMILY_NAMES and family(TRAINING_POOL.name) is TRAINING_POOL
+def _font_names(hands: tuple[HandFamily, ...]) -> set[str]:
+    """Fonts by name, however they are fetched: Debian's files (``ComicNeue-Regular.otf``) and the npm
+    registry's Google Fonts (``fontsource:comic-neue``) both give ``comicneue``."""
+    names = set()
+    for f in hands:
+        for src in f.letters:
+            if src.startswith(web_fonts.PREFIX):
+                names.add(src.removeprefix(web_fonts.PREFIX).replace("-", ""))
+            elif (path := font_path(src)) is not None:
+                names.add(path.stem.lower().replace("-", "").split("regular")[0])
+    return names
+
+
+def _same_font(a: str, b: str) -> bool:
+    return a.startswith(b) or b.startswith(a)
+
+
+@pytest.mark.parametrize("pool", [TRAINING_POOL, WEB_POOL], ids=lambda p: p.name)
+def test_the_training_pools_share_no_font_and_are_never_left_out(pool):
+    assert not set(pool.letters) & {src for f in HAND_FAMILIES for src in f.letters}
+    assert pool.name not in FAMILY_NAMES and family(pool.name) is pool
+    # The same hand under two names would teach a family's letters all the same.
+    for mine in _font_names((pool,)):
+        assert not any(_same_font(mine, own) for own in _font_names(HAND_FAMILIES)), mine
+
+
+def test_the_new_hands_are_nobody_s_and_no_network_learned_them():
+    """``bench_hands --new-hands`` reads the shipped reader on them: a font of a family or of a pool would be a
+    hand it had learned, and the figure would not be a new hand's."""
+    learned = _font_names((*HAND_FAMILIES, TRAINING_POOL, WEB_POOL))
+    for mine in _font_names((NEW_HANDS,)):
+        assert not any(_same_font(mine, own) for own in learned), mine
+    assert family(NEW_HANDS.name) is NEW_HANDS and NEW_HANDS.name not in FAMILY_NAMES
+    for path in (DEFAULT_MODEL_PATH, look_path_for(DEFAULT_MODEL_PATH),
+                 *(unseen_model_path(name) for name in FAMILY_NAMES)):
+        assert NEW_HANDS.name not in trained_on_families(path), path.name
+
+
+def test_a_web_font_is_the_regular_latin_woff_and_read_from_the_fetched_folder():
+    names = ["package/files/caveat-latin-ext-400-normal.woff", "package/files/caveat-cyrillic-400-normal.woff",
+             "package/files/caveat-latin-700-normal.woff", "package/files/caveat-latin-500-normal.woff",
+             "package/files/caveat-latin-400-normal.woff2", "package/files/caveat-latin-400-italic.woff"]
+    assert web_fonts.latin_regular(names) == "package/files/caveat-latin-500-normal.woff"
+    assert web_fonts.latin_regular([*names, "package/files/caveat-latin-400-normal.woff"]).endswith("-400-normal.woff")
+    assert web_fonts.latin_regular(names[:2]) is None
+    assert font_path("fontsource:caveat") == web_fonts.WEB_FONT_DIR / "caveat.woff"
+    assert len(set(web_fonts.WEB_FONTS)) == len(web_fonts.WEB_FONTS) == len(WEB_POOL.letters)
 
 
 def _family_read(n: int, wrong_at: list[float], rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
@@ -242,7 +290,7 @@ def test_each_unseen_network_was_trained_without_its_family_and_the_shipped_one_
     # The shipped reader's networks: every family and the generator's first hands (the demo's, the tests').
     for path in (DEFAULT_MODEL_PATH, look_path_for(DEFAULT_MODEL_PATH)):
         assert {*FAMILY_NAMES, CLASSIC} <= set(trained_on_families(path)) <= {
-            *FAMILY_NAMES, CLASSIC, TRAINING_POOL.name}, path.name
+            *FAMILY_NAMES, CLASSIC, TRAINING_POOL.name, WEB_POOL.name}, path.name
 
 
 @pytest.mark.parametrize("family", ["school", "loose"])

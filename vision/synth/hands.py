@@ -13,12 +13,15 @@ nobody drew before (``test_hands`` checks both).
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
 import cv2
 import numpy as np
+
+from vision.synth import web_fonts
 
 # Debian's packages for the fonts (``.ci/run`` and ``firmware_config`` install them where training or
 # the benchmarks run; the product never needs them).
@@ -130,8 +133,23 @@ TRAINING_POOL = HandFamily(
 )
 
 
+# Still more people for training only: 85 of Google Fonts' handwriting fonts from the npm registry
+# (``vision.synth.web_fonts``), none a family's, drawn as the first pool is (``train_hands --web-pool-boards``).
+# Tried after the errors left on families left out were still almost all person letters; it moved them little
+# and the shipped networks were not trained with it (``vision.cells.train_hands`` has the figures).
+WEB_POOL = dataclasses.replace(TRAINING_POOL, name="webpool",
+                               letters=tuple(web_fonts.PREFIX + name for name in web_fonts.WEB_FONTS))
+
+# Hands no network learns, the shipped one included: nine more of Google Fonts' handwriting fonts
+# (``web_fonts.NEW_HAND_FONTS``) with every drawing style and the whole range of pens. The families left out
+# measure the networks trained without them; these measure the shipped reader itself on letters it never saw
+# (``bench_hands --new-hands``).
+NEW_HANDS = dataclasses.replace(TRAINING_POOL, name="newhands",
+                                letters=tuple(web_fonts.PREFIX + name for name in web_fonts.NEW_HAND_FONTS))
+
+
 def family(name: str) -> HandFamily:
-    for f in (*HAND_FAMILIES, TRAINING_POOL):
+    for f in (*HAND_FAMILIES, TRAINING_POOL, WEB_POOL, NEW_HANDS):
         if f.name == name:
             return f
     raise ValueError(f"unknown hand family {name!r} (known: {', '.join(FAMILY_NAMES)})")
@@ -141,6 +159,8 @@ def font_path(letters: str) -> Path | None:
     """The font file of a family's letter source (None for the stroke and Hershey fonts)."""
     if letters == "strokes" or letters.startswith("hershey:"):
         return None
+    if letters.startswith(web_fonts.PREFIX):
+        return web_fonts.web_font_file(letters)
     return FONT_ROOT / letters
 
 
