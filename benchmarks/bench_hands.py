@@ -1,6 +1,6 @@
 """Leave one hand out: each family of hands read by the cell network that was never trained on it.
 
-    .venv/bin/python benchmarks/bench_hands.py [--boards 60] [--seed 4242]
+    .venv/bin/python benchmarks/bench_hands.py [--boards 60] [--seed 4242] [--new-hands]
 
 The figure that predicts a real table. The cell network is trained on five families of hands
 (``vision.synth.hands``: where letters and digits come from, how walls, crates, churches, houses and
@@ -19,7 +19,8 @@ Targets on a family never trained on: cells misread <= 1 %, misread with confide
 uncertain) <= 0.2 %. The shipped reader is the same reader with the network trained on every family (and the
 generator's first hands): what it does on a new hand is the left-out figure above. Its own figures on the
 same boards follow (``--no-shipped`` skips them): they say how well it learned the families, not how it
-meets a new hand.
+meets a new hand. ``--new-hands`` reads the shipped reader itself on nine handwriting fonts that no network
+learned (``vision.synth.web_fonts.NEW_HAND_FONTS``; ``python -m vision.synth.web_fonts`` fetches them).
 """
 
 from __future__ import annotations
@@ -69,6 +70,10 @@ def main() -> int:
         print(f"bench_hands: {len(missing)} handwriting fonts are not installed ({missing[0]} ...); "
               "apt-get install the packages in vision.synth.hands.FONT_PACKAGES")
         return 2
+    if args.new_hands and (missing := missing_fonts((NEW_HANDS,))):
+        print(f"bench_hands: {len(missing)} fonts of the new hands are not fetched "
+              "(python -m vision.synth.web_fonts fetches them)")
+        return 2
     print(art_summary())
     print(f"{args.boards} boards a family (+{args.digit_boards} with load_digits churches), seed {args.seed}")
     print(f"{'family left out':<16}{'misread':>9}{'confident':>11}{'boards ok':>11}{'doubted':>9}{'digits':>9}  worst classes")
@@ -100,11 +105,6 @@ def main() -> int:
           f" ({time.perf_counter() - t0:.0f} s)")
     shipped = CellReader("en", model_path=args.shipped_model) if args.shipped_model else CellReader("en")
     if args.new_hands:
-        missing = missing_fonts((NEW_HANDS,))
-        if missing:
-            print(f"bench_hands: {len(missing)} fonts of the new hands are not fetched "
-                  "(python -m vision.synth.web_fonts fetches them)")
-            return 2
         # Letters from fonts that no network was trained on, the shipped one included, drawn in every style.
         report = evaluate(shipped, args.boards, args.seed + len(FAMILY_NAMES), digit_boards=args.digit_boards,
                           languages=("en", "it", "fr"), families=(NEW_HANDS.name,), walls_outer_only=True)
