@@ -103,7 +103,8 @@ def main() -> int:
           f"{worst_confident:.2%} (target <= {TARGET_CONFIDENT:.1%}) -> "
           f"{'at target' if worst_misread <= TARGET_MISREAD and worst_confident <= TARGET_CONFIDENT else 'NOT at target'}"
           f" ({time.perf_counter() - t0:.0f} s)")
-    shipped = CellReader("en", model_path=args.shipped_model) if args.shipped_model else CellReader("en")
+    if args.new_hands or not args.no_shipped:
+        shipped = CellReader("en", model_path=args.shipped_model) if args.shipped_model else CellReader("en")
     if args.new_hands:
         # Letters from fonts that no network was trained on, the shipped one included, drawn in every style.
         report = evaluate(shipped, args.boards, args.seed + len(FAMILY_NAMES), digit_boards=args.digit_boards,

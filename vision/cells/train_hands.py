@@ -106,6 +106,7 @@ CLASSIC = "classic"
 POOL = TRAINING_POOL.name
 # And the second pool: Google Fonts' handwriting fonts from the npm registry (``vision.synth.web_fonts``).
 WEB = WEB_POOL.name
+POOLS = (POOL, WEB)
 # The shipped reader's network: every family and the generator's first hands.
 SHIPPED_PATH = CNN_PATH
 # The network trained on the five families alone, the shipped one's starting point.
@@ -141,7 +142,7 @@ def _family_part(family: str, seed: int, n_boards: int) -> tuple[np.ndarray, np.
 
 
 def family_seed(family: str, base: int) -> int:
-    return base + 1000 * (1 + (FAMILY_NAMES + (CLASSIC, POOL, WEB)).index(family))
+    return base + 1000 * (1 + (FAMILY_NAMES + (CLASSIC, *POOLS)).index(family))
 
 
 def cache_name(fam: str, n_boards: int, seed: int) -> str:
@@ -333,10 +334,9 @@ def training_cells(families: tuple[str, ...], n_boards: int, seed: int, cache: P
     ``extra_boards`` more of each family (seed ``EXTRA_SEED``), ``pool_boards`` of the training pool and
     ``web_pool_boards`` of the second pool (``WEB``)."""
     data = family_cells(families + (CLASSIC,), n_boards, seed, cache)
-    if pool_boards:
-        data.update(family_cells((POOL,), pool_boards, seed, cache))
-    if web_pool_boards:
-        data.update(family_cells((WEB,), web_pool_boards, seed, cache))
+    for pool, boards in zip(POOLS, (pool_boards, web_pool_boards), strict=True):
+        if boards:
+            data.update(family_cells((pool,), boards, seed, cache))
     if extra_boards:
         more = family_cells(families, extra_boards, EXTRA_SEED, cache)
         data.update({fam: (np.concatenate([data[fam][0], x]), np.concatenate([data[fam][1], y]))
@@ -346,7 +346,7 @@ def training_cells(families: tuple[str, ...], n_boards: int, seed: int, cache: P
 
 def _sources(data: dict[str, tuple[np.ndarray, np.ndarray]], families: tuple[str, ...]) -> tuple[str, ...]:
     """What a network is trained on: ``families``, the generator's first hands, and the pools when drawn."""
-    return families + (CLASSIC,) + tuple(pool for pool in (POOL, WEB) if pool in data)
+    return families + (CLASSIC,) + tuple(pool for pool in POOLS if pool in data)
 
 
 def _fit_without(family: str, n_boards: int, seed: int, cache: Path, epochs: int, resume: bool = False,
@@ -417,20 +417,16 @@ def main(argv: list[str] | None = None) -> int:
     if args.only == "thresholds":
         calibrate(data, keep_temperature=True)
         return 0
-    if args.pool_boards:
-        missing = missing_fonts((TRAINING_POOL,))
-        if missing:
-            print(f"train_hands: {len(missing)} fonts of the training pool are not installed ({missing[0]} ...); "
-                  "apt-get install the packages in vision.synth.hands.POOL_FONT_PACKAGES")
+    # Each pool drawn, when asked for, once its fonts are there (and how to bring them when they are not).
+    for pool, boards, bring in (
+            (TRAINING_POOL, args.pool_boards, "apt-get install the packages in vision.synth.hands.POOL_FONT_PACKAGES"),
+            (WEB_POOL, args.web_pool_boards, "python -m vision.synth.web_fonts fetches them (npm)")):
+        if not boards:
+            continue
+        if missing := missing_fonts((pool,)):
+            print(f"train_hands: {len(missing)} fonts of the {pool.name} pool are missing ({missing[0]} ...); {bring}")
             return 2
-        family_cells((POOL,), args.pool_boards, args.seed, args.cache)
-    if args.web_pool_boards:
-        missing = missing_fonts((WEB_POOL,))
-        if missing:
-            print(f"train_hands: {len(missing)} fonts of the second pool are not fetched ({missing[0]} ...); "
-                  "python -m vision.synth.web_fonts fetches them (npm)")
-            return 2
-        family_cells((WEB,), args.web_pool_boards, args.seed, args.cache)
+        family_cells((pool.name,), boards, args.seed, args.cache)
     if args.only == "data":
         return 0
     # Every network side by side, one thread each: on a shared machine several single-threaded fits get
