@@ -13,6 +13,7 @@ import cv2
 import numpy as np
 
 from companion.layout import SIZE
+from vision.imaging import shrunk_for_warp
 
 
 @dataclass(frozen=True)
@@ -63,15 +64,22 @@ def board_homography(rng: np.random.Generator, board_side: int, frame_size: tupl
 def photograph(board: np.ndarray, alpha: np.ndarray | None, rng: np.random.Generator, *,
                frame_size: tuple[int, int] = (960, 720), rotation_deg: float | None = None,
                tilt_deg: float = 20.0, fill: tuple[float, float] = (0.5, 0.8),
-               lighting: bool = True) -> BoardPhoto:
-    """Lay ``board`` (square BGR, 7 cells) on a table and take a picture of it."""
+               lighting: bool = True, area_average: bool = False) -> BoardPhoto:
+    """Lay ``board`` (square BGR, 7 cells) on a table and take a picture of it.
+
+    ``area_average``: the board averaged down to the frame's scale first, as a camera's pixels average the
+    light (``shrunk_for_warp``); else sampled at one point a pixel, where thin strokes break up."""
     width, height = frame_size
     side = board.shape[0]
     h = board_homography(rng, side, frame_size, rotation_deg=rotation_deg, tilt_deg=tilt_deg, fill=fill)
     frame = table_texture(rng, width, height)
-    warped = cv2.warpPerspective(board, h, (width, height), flags=cv2.INTER_LINEAR)
     mask_src = alpha if alpha is not None else np.full(board.shape[:2], 255, np.uint8)
-    mask = cv2.warpPerspective(mask_src, h, (width, height), flags=cv2.INTER_LINEAR)[:, :, None] / 255.0
+    board_h = mask_h = h
+    if area_average:
+        board, board_h = shrunk_for_warp(board, h)
+        mask_src, mask_h = shrunk_for_warp(mask_src, h)
+    warped = cv2.warpPerspective(board, board_h, (width, height), flags=cv2.INTER_LINEAR)
+    mask = cv2.warpPerspective(mask_src, mask_h, (width, height), flags=cv2.INTER_LINEAR)[:, :, None] / 255.0
     frame = (frame * (1 - mask) + warped * mask).astype(np.float32)
     if lighting:
         frame = _light(frame, rng)

@@ -10,6 +10,7 @@ random error of the rectification so the classifier tolerates imperfect localisa
 from __future__ import annotations
 
 import argparse
+import dataclasses
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
@@ -82,20 +83,25 @@ def photographed_board(
     city: Sequence[str], rng: np.random.Generator, *, language: str = "en",
     digit_bitmaps: Mapping[int, Sequence[np.ndarray]] | None = None, tilt_deg: float = 30.0,
     jitter_px: float = 1.2, cell_px_range: tuple[float, float] = CAMERA_CELL_PX,
-    families: Sequence[str] | None = None,
+    families: Sequence[str] | None = None, camera_pixels: bool = False,
 ) -> np.ndarray | None:
     """Render, photograph and locate one board; the rectified image (None if it was not found).
 
     ``cell_px_range``: how many frame pixels a cell spans (before the tilt shrinks the far side).
     ``families``: the hand families (``vision.synth.hands``) the board's hand is drawn from (all if None).
+    ``camera_pixels``: drawn and seen as at a table: a font's letters written with the hand's marker, the
+    board's pixels averaged down as a camera's are (else sampled at a point, as the first boards were).
     """
     seat = int(rng.integers(5))
     cell_px = int(rng.integers(44, 76))
     hand = Hand.random(rng, families=tuple(families) if families else None)
+    if camera_pixels:
+        hand = dataclasses.replace(hand, marker_letters=True)
     board = render_board(city, rng, cell_px=cell_px, seat=seat, language=language, digit_bitmaps=digit_bitmaps,
                          hand=hand)
     fill = SIZE * float(rng.uniform(*cell_px_range)) / min(_PHOTO_FRAME)
-    photo = photograph(board.image, board.alpha, rng, frame_size=_PHOTO_FRAME, tilt_deg=tilt_deg, fill=(fill, fill))
+    photo = photograph(board.image, board.alpha, rng, frame_size=_PHOTO_FRAME, tilt_deg=tilt_deg, fill=(fill, fill),
+                       area_average=camera_pixels)
     found = [b for b in find_boards(photo.frame) if b.seat == seat]
     if not found:
         return None
@@ -107,7 +113,7 @@ def make_cell_set(
     n_boards: int, rng: np.random.Generator, *,
     digit_bitmaps: Mapping[int, Sequence[np.ndarray]] | None = None, bitmap_rate: float = 0.0,
     keep_crops: bool = False, languages: Sequence[str] = ("en", "it"),
-    families: Sequence[str] | None = None,
+    families: Sequence[str] | None = None, camera_pixels: bool = False,
 ) -> CellSet:
     feats, labels, bitmap, crops_all = [], [], [], []
     made = 0
@@ -118,7 +124,8 @@ def make_cell_set(
         band = rng.choice(len(TRAINING_CELL_PX), p=[share for _, share in TRAINING_CELL_PX])
         cell_px_range = TRAINING_CELL_PX[int(band)][0]
         rectified = photographed_board(city, rng, language=language, cell_px_range=cell_px_range,
-                                       digit_bitmaps=digit_bitmaps if use_bitmaps else None, families=families)
+                                       digit_bitmaps=digit_bitmaps if use_bitmaps else None, families=families,
+                                       camera_pixels=camera_pixels)
         if rectified is None:
             continue
         made += 1

@@ -86,6 +86,7 @@ import argparse
 import time
 import zlib
 from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
@@ -124,6 +125,9 @@ PARTS_PER_FAMILY = 2
 # The seed of the boards drawn after the fonts of Seto, Kiloji, Yusei Magic and Kaushan Script joined the
 # families (``--extra-boards``).
 EXTRA_SEED = 500
+# The seed of the boards drawn as a camera at a table sees them (``--camera-boards``: letters written with the
+# hand's marker, pixels averaged; ``vision.cells.dataset.photographed_board``'s ``camera_pixels``).
+CAMERA_SEED = 600
 
 
 def unseen_model_path(family: str) -> Path:
@@ -131,12 +135,12 @@ def unseen_model_path(family: str) -> Path:
     return UNSEEN_DIR / f"cnn_without_{family}.npz"
 
 
-def _family_part(family: str, seed: int, n_boards: int) -> tuple[np.ndarray, np.ndarray]:
+def _family_part(family: str, seed: int, n_boards: int, camera_pixels: bool = False) -> tuple[np.ndarray, np.ndarray]:
     digits_train, _ = load_digit_split()  # the test split is only ever used by the evaluations
     # CLASSIC is the generator's first hands (``Hand.random`` with no family), drawn as the families are.
     families = None if family == CLASSIC else (family,)
     cells = make_cell_set(n_boards, np.random.default_rng(seed), digit_bitmaps=digits_train, bitmap_rate=0.2,
-                          keep_crops=True, families=families, languages=TRAINING_LANGUAGES)
+                          keep_crops=True, families=families, languages=TRAINING_LANGUAGES, camera_pixels=camera_pixels)
     assert cells.crops is not None
     return cells.crops.astype(np.float16), cells.labels.astype(np.int8)
 
@@ -145,27 +149,28 @@ def family_seed(family: str, base: int) -> int:
     return base + 1000 * (1 + (FAMILY_NAMES + (CLASSIC, *POOLS)).index(family))
 
 
-def cache_name(fam: str, n_boards: int, seed: int) -> str:
+def cache_name(fam: str, n_boards: int, seed: int, camera_pixels: bool = False) -> str:
     """The cache file of a family's cells. It names the family's definition too (its fonts, styles and pens),
     so that a family given more fonts is drawn again instead of read back from before."""
     definition = "" if fam == CLASSIC else f"-{zlib.crc32(repr(family(fam)).encode()):08x}"
-    return f"cells-{fam}{definition}-{n_boards}-{seed}.npz"
+    return f"cells-{fam}{definition}{'-camera' if camera_pixels else ''}-{n_boards}-{seed}.npz"
 
 
 def family_cells(families: tuple[str, ...], n_boards: int, seed: int, cache: Path,
-                 workers: int = 2) -> dict[str, tuple[np.ndarray, np.ndarray]]:
-    """(crops, labels) of ``n_boards`` boards per family, generated side by side and kept in ``cache``."""
+                 workers: int = 2, camera_pixels: bool = False) -> dict[str, tuple[np.ndarray, np.ndarray]]:
+    """(crops, labels) of ``n_boards`` boards per family, generated side by side and kept in ``cache``;
+    ``camera_pixels``: drawn as a camera at a table sees them (``photographed_board``)."""
     cache.mkdir(parents=True, exist_ok=True)
     out: dict[str, tuple[np.ndarray, np.ndarray]] = {}
     jobs = []
     for fam in families:
-        path = cache / cache_name(fam, n_boards, seed)
+        path = cache / cache_name(fam, n_boards, seed, camera_pixels)
         if path.is_file():
             with np.load(path) as d:
                 out[fam] = (d["x"], d["y"])
             continue
         per = [n_boards // PARTS_PER_FAMILY + (k < n_boards % PARTS_PER_FAMILY) for k in range(PARTS_PER_FAMILY)]
-        jobs += [(fam, family_seed(fam, seed) + k, n) for k, n in enumerate(per)]
+        jobs += [(fam, family_seed(fam, seed) + k, n, camera_pixels) for k, n in enumerate(per)]
     if jobs:
         t0 = time.perf_counter()
         with ProcessPoolExecutor(max_workers=max(1, workers)) as pool:
@@ -173,7 +178,7 @@ def family_cells(families: tuple[str, ...], n_boards: int, seed: int, cache: Pat
         for fam in {j[0] for j in jobs}:
             mine = [p for j, p in zip(jobs, parts, strict=True) if j[0] == fam]
             x, y = np.concatenate([p[0] for p in mine]), np.concatenate([p[1] for p in mine])
-            np.savez(cache / cache_name(fam, n_boards, seed), x=x, y=y)
+            np.savez(cache / cache_name(fam, n_boards, seed, camera_pixels), x=x, y=y)
             out[fam] = (x, y)
         print(f"data: {len(jobs)} parts in {time.perf_counter() - t0:.0f} s", flush=True)
     return out
@@ -327,20 +332,37 @@ def _continued(path: Path, resume: bool) -> tuple[Path | None, float]:
     return None, FRESH_MAX_LR
 
 
-def training_cells(families: tuple[str, ...], n_boards: int, seed: int, cache: Path,
-                   extra_boards: int = 0, pool_boards: int = 0,
-                   web_pool_boards: int = 0) -> dict[str, tuple[np.ndarray, np.ndarray]]:
-    """What a network learns from: ``n_boards`` boards of each family and of the generator's first hands,
-    ``extra_boards`` more of each family (seed ``EXTRA_SEED``), ``pool_boards`` of the training pool and
-    ``web_pool_boards`` of the second pool (``WEB``)."""
-    data = family_cells(families + (CLASSIC,), n_boards, seed, cache)
-    for pool, boards in zip(POOLS, (pool_boards, web_pool_boards), strict=True):
-        if boards:
-            data.update(family_cells((pool,), boards, seed, cache))
-    if extra_boards:
-        more = family_cells(families, extra_boards, EXTRA_SEED, cache)
+@dataclass(frozen=True)
+class BoardCounts:
+    """How many boards a network learns from: ``per_family`` of each family and of the generator's first
+    hands, ``extra`` more of each family (seed ``EXTRA_SEED``), ``pool`` of the training pool, ``web_pool`` of
+    the second pool (``WEB``), and ``camera`` more of each family, of the first hands and of the training pool
+    as a camera at a table sees them (seed ``CAMERA_SEED``)."""
+
+    per_family: int = 1000
+    extra: int = 0
+    pool: int = 0
+    web_pool: int = 0
+    camera: int = 0
+
+
+def training_cells(families: tuple[str, ...], boards: BoardCounts, seed: int,
+                   cache: Path) -> dict[str, tuple[np.ndarray, np.ndarray]]:
+    """What a network learns from (``BoardCounts``), each set kept in ``cache``."""
+    data = family_cells(families + (CLASSIC,), boards.per_family, seed, cache)
+    for pool, n_pool in zip(POOLS, (boards.pool, boards.web_pool), strict=True):
+        if n_pool:
+            data.update(family_cells((pool,), n_pool, seed, cache))
+
+    def add(more: dict[str, tuple[np.ndarray, np.ndarray]]) -> None:
         data.update({fam: (np.concatenate([data[fam][0], x]), np.concatenate([data[fam][1], y]))
                      for fam, (x, y) in more.items()})
+
+    if boards.extra:
+        add(family_cells(families, boards.extra, EXTRA_SEED, cache))
+    if boards.camera:
+        drawn = families + (CLASSIC,) + ((POOL,) if boards.pool else ())
+        add(family_cells(drawn, boards.camera, CAMERA_SEED, cache, camera_pixels=True))
     return data
 
 
@@ -349,11 +371,11 @@ def _sources(data: dict[str, tuple[np.ndarray, np.ndarray]], families: tuple[str
     return families + (CLASSIC,) + tuple(pool for pool in POOLS if pool in data)
 
 
-def _fit_without(family: str, n_boards: int, seed: int, cache: Path, epochs: int, resume: bool = False,
-                 threads: int = 1, extra_boards: int = 0, pool_boards: int = 0, web_pool_boards: int = 0) -> None:
+def _fit_without(family: str, boards: BoardCounts, seed: int, cache: Path, epochs: int, resume: bool = False,
+                 threads: int = 1) -> None:
     """The shipped network's recipe without ``family``."""
     others = tuple(f for f in FAMILY_NAMES if f != family)
-    data = training_cells(others, n_boards, seed, cache, extra_boards, pool_boards, web_pool_boards)
+    data = training_cells(others, boards, seed, cache)
     out = unseen_model_path(family)
     init, max_lr = _continued(out, resume)
     print(f"== without {family}" + (" (resumed)" if init else ""), flush=True)
@@ -361,12 +383,12 @@ def _fit_without(family: str, n_boards: int, seed: int, cache: Path, epochs: int
     fit(_sources(data, others), data, out, epochs, seed + resume, threads=threads, init=init, max_lr=max_lr)
 
 
-def _fit_shipped(n_boards: int, seed: int, cache: Path, epochs: int, resume: bool = False,
-                 threads: int = 1, extra_boards: int = 0, pool_boards: int = 0, web_pool_boards: int = 0) -> None:
+def _fit_shipped(boards: BoardCounts, seed: int, cache: Path, epochs: int, resume: bool = False,
+                 threads: int = 1) -> None:
     """The shipped network: every family and the generator's first hands. It goes on from its own file when
     resuming, else from the network on the five families when there is one (fewer epochs to the same loss).
-    ``extra_boards``: see ``training_cells`` (the networks without a family learn from the same)."""
-    data = training_cells(FAMILY_NAMES, n_boards, seed, cache, extra_boards, pool_boards, web_pool_boards)
+    ``boards``: see ``BoardCounts`` (the networks without a family learn from the same)."""
+    data = training_cells(FAMILY_NAMES, boards, seed, cache)
     sources = _sources(data, FAMILY_NAMES)
     # Its own file when it learned every family and the first hands (with the pool or, before it, without).
     learned_all = set(FAMILY_NAMES + (CLASSIC,)) <= set(trained_on_families(SHIPPED_PATH))
@@ -377,12 +399,11 @@ def _fit_shipped(n_boards: int, seed: int, cache: Path, epochs: int, resume: boo
     fit(sources, data, SHIPPED_PATH, epochs, seed + resume, threads=threads, init=init, max_lr=max_lr)
 
 
-def _fit_look(family: str | None, n_boards: int, seed: int, cache: Path, epochs: int, threads: int = 1,
-              extra_boards: int = 0, pool_boards: int = 0, web_pool_boards: int = 0) -> None:
+def _fit_look(family: str | None, boards: BoardCounts, seed: int, cache: Path, epochs: int, threads: int = 1) -> None:
     """A look network from random weights: on every family but ``family``, or (None) on every family, the
     shipped reader's. The same cells as the network it goes with (``reader.look_path_for``)."""
     kept = tuple(f for f in FAMILY_NAMES if f != family)
-    data = training_cells(kept, n_boards, seed, cache, extra_boards, pool_boards, web_pool_boards)
+    data = training_cells(kept, boards, seed, cache)
     out = look_path_for(unseen_model_path(family) if family is not None else SHIPPED_PATH)
     print(f"== {out.name}", flush=True)
     fit(_sources(data, kept), data, out, epochs, seed, threads=threads, channels=LOOK_CHANNELS)
@@ -411,30 +432,40 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--web-pool-boards", type=int, default=0,
                         help="boards of the second pool (Google Fonts' handwriting fonts, python -m "
                         "vision.synth.web_fonts fetches them; 0: none)")
+    parser.add_argument("--camera-boards", type=int, default=1000,
+                        help=f"more boards of each family, of the first hands and of the pool, drawn as a camera at "
+                        f"a table sees them (seed {CAMERA_SEED}; 0: none)")
     parser.add_argument("--threads", type=int, default=1, help="PyTorch threads of each fit")
     args = parser.parse_args(argv)
+    boards = BoardCounts(per_family=args.boards, extra=args.extra_boards, pool=args.pool_boards,
+                         web_pool=args.web_pool_boards, camera=args.camera_boards)
     data = family_cells(FAMILY_NAMES, args.boards, args.seed, args.cache)
     if args.only == "thresholds":
         calibrate(data, keep_temperature=True)
         return 0
     # Each pool drawn, when asked for, once its fonts are there (and how to bring them when they are not).
-    for pool, boards, bring in (
+    for pool, n_pool, bring in (
             (TRAINING_POOL, args.pool_boards, "apt-get install the packages in vision.synth.hands.POOL_FONT_PACKAGES"),
             (WEB_POOL, args.web_pool_boards, "python -m vision.synth.web_fonts fetches them (npm)")):
-        if not boards:
+        if not n_pool:
             continue
         if missing := missing_fonts((pool,)):
             print(f"train_hands: {len(missing)} fonts of the {pool.name} pool are missing ({missing[0]} ...); {bring}")
             return 2
-        family_cells((pool.name,), boards, args.seed, args.cache)
+        family_cells((pool.name,), n_pool, args.seed, args.cache)
+    if args.camera_boards:  # drawn here once, not by each fit at the same time
+        seen = family_cells(FAMILY_NAMES + (CLASSIC,) + ((POOL,) if args.pool_boards else ()), args.camera_boards,
+                            CAMERA_SEED, args.cache, camera_pixels=True)
+        # Calibrated on hands never seen as the camera sees them too.
+        data = {fam: (np.concatenate([x, seen[fam][0]]), np.concatenate([y, seen[fam][1]])) for fam, (x, y) in data.items()}
     if args.only == "data":
         return 0
     # Every network side by side, one thread each: on a shared machine several single-threaded fits get
     # more done than one fit whose two threads keep waiting for each other.
     if args.only == "look":
         with ProcessPoolExecutor(max_workers=max(1, args.workers)) as pool:
-            looks = [pool.submit(_fit_look, fam, args.boards, args.seed, args.cache, args.look_epochs, args.threads,
-                                 args.extra_boards, args.pool_boards, args.web_pool_boards) for fam in [*args.families, None]]
+            looks = [pool.submit(_fit_look, fam, boards, args.seed, args.cache, args.look_epochs, args.threads)
+                     for fam in [*args.families, None]]
             for job in looks:
                 job.result()
         return 0
@@ -443,11 +474,9 @@ def main(argv: list[str] | None = None) -> int:
     with ProcessPoolExecutor(max_workers=max(1, args.workers)) as pool:
         jobs = []
         if args.only in (None, "shipped"):  # first: it learns from the most cells
-            jobs.append(pool.submit(_fit_shipped, args.boards, args.seed, args.cache, args.shipped_epochs,
-                                    args.resume, args.threads, args.extra_boards, args.pool_boards,
-                                    args.web_pool_boards))
-        jobs += [pool.submit(_fit_without, fam, args.boards, args.seed, args.cache, args.epochs, args.resume,
-                             args.threads, args.extra_boards, args.pool_boards, args.web_pool_boards)
+            jobs.append(pool.submit(_fit_shipped, boards, args.seed, args.cache, args.shipped_epochs,
+                                    args.resume, args.threads))
+        jobs += [pool.submit(_fit_without, fam, boards, args.seed, args.cache, args.epochs, args.resume, args.threads)
                  for fam in wanted]
         for job in jobs:
             job.result()

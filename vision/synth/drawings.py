@@ -138,6 +138,9 @@ class Hand:
     lowercase: float = 0.0  # share of persons written in lower case
     circle_style: int = 0  # 0 closed round, 1 open, 2 oval, 3 loose overlapping loop
     pressure: float = 0.0  # how much the pen's width varies along a stroke
+    # A font's letters written with this hand's marker (``hands.marker_glyph``: no stroke thinner than the pen)
+    # rather than as the font draws them, hairlines and all.
+    marker_letters: bool = False
 
     @classmethod
     def _classic(cls, rng: np.random.Generator) -> Hand:
@@ -253,9 +256,19 @@ class CellPen:
         """A letter or digit inside ``box`` = (x, y, w, h) in unit coordinates."""
         x, y, w, h = box
         if self.hand.letter_font:
-            from vision.synth.hands import font_glyph
+            from vision.synth.hands import GLYPH_RENDER_PX, MARKER_STEP_PX, font_glyph, marker_glyph
 
             ink = font_glyph(self.hand.letter_font, char, self.hand.font_weight)
+            if ink is not None and self.hand.marker_letters:
+                # The letter is written with the hand's marker: its width in the font's pixels (cell pixels a
+                # font pixel: the letter's ink fitted into the box, at the symbol's size).
+                gh, gw = ink.shape
+                cell_px_per_font_px = min(w / gw, h / gh) * self.hand.size * self.px
+                pen = min(self.width / max(cell_px_per_font_px, 1e-6), 0.3 * GLYPH_RENDER_PX)
+                marked = marker_glyph(self.hand.letter_font, char, self.hand.font_weight,
+                                      int(round(pen / MARKER_STEP_PX)) * MARKER_STEP_PX)
+                self._font_glyph(ink if marked is None else marked, box)
+                return
             if ink is not None:
                 self._font_glyph(ink, box)
                 return
@@ -288,7 +301,7 @@ class CellPen:
             corners = self.to_px(np.array([[ux, uy], [ux + uw, uy], [ux, uy + uh]]))
         finally:
             self.wobble_scale = wobble
-        warp_glyph_into(self.mask, ink, corners)
+        warp_glyph_into(self.mask, ink, corners, area_average=self.hand.marker_letters)
 
     def _hershey(self, char: str, box: tuple[float, float, float, float]) -> None:
         x, y, w, h = box

@@ -21,6 +21,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from vision.imaging import shrunk_for_warp
 from vision.synth import web_fonts
 
 # Debian's packages for the fonts (``.ci/run`` and ``firmware_config`` install them where training or
@@ -196,12 +197,50 @@ def font_glyph(path: str, char: str, weight: int) -> np.ndarray | None:
     return ink
 
 
-def warp_glyph_into(mask: np.ndarray, glyph: np.ndarray, corners: np.ndarray) -> None:
+def _skeleton(binary: np.ndarray) -> np.ndarray:
+    """The morphological skeleton (Lantuejoul's) of a 0/1 uint8 image: one pixel or so wide, maybe broken."""
+    cross = cv2.getStructuringElement(cv2.MORPH_CROSS, (3, 3))
+    skeleton = np.zeros_like(binary)
+    rest = binary.copy()
+    while rest.any():
+        eroded = cv2.erode(rest, cross)
+        skeleton |= rest & ~cv2.dilate(eroded, cross)
+        rest = eroded
+    return skeleton
+
+
+MARKER_STEP_PX = 3  # marker widths are drawn in steps of this many pixels at GLYPH_RENDER_PX (one cache entry each)
+
+
+@lru_cache(maxsize=8192)
+def marker_glyph(path: str, char: str, weight: int, pen_px: int) -> np.ndarray | None:
+    """``font_glyph`` written with a dry-erase marker ``pen_px`` wide (pixels at ``GLYPH_RENDER_PX``): no stroke
+    thinner than the marker. A calligraphic font's hairlines are a nib's; a marker cannot draw them, and left
+    as they are they fade out of a photo (Kristi's N was a lone diagonal, a broad pen's letters never are)."""
+    ink = font_glyph(path, char, weight)
+    if ink is None or pen_px < 2:
+        return ink
+    pad = pen_px
+    padded = np.pad(ink, pad)
+    disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (pen_px, pen_px))
+    line = cv2.dilate(_skeleton((padded > 0.5).astype(np.uint8)), disc).astype(np.float32)
+    out = np.maximum(padded, cv2.GaussianBlur(line, (0, 0), 0.8))
+    ys, xs = np.nonzero(out > 0.2)
+    out = out[ys.min():ys.max() + 1, xs.min():xs.max() + 1]
+    out.setflags(write=False)
+    return out
+
+
+def warp_glyph_into(mask: np.ndarray, glyph: np.ndarray, corners: np.ndarray, area_average: bool = False) -> None:
     """Lay ``glyph`` (0..1) into ``mask`` (uint8, in place) so that its top-left, top-right and bottom-left
-    corners land on ``corners`` (3 x 2 pixels); the brighter of the two wins where they overlap."""
+    corners land on ``corners`` (3 x 2 pixels); the brighter of the two wins where they overlap.
+    ``area_average``: the glyph (drawn several times its size) averaged down first, so that none of its
+    strokes vanishes in the warp (``shrunk_for_warp``)."""
     h, w = glyph.shape
     src = np.float32([[0, 0], [w, 0], [0, h]])
-    affine = cv2.getAffineTransform(src, corners.astype(np.float32))
+    affine = cv2.getAffineTransform(src, corners.astype(np.float32)).astype(np.float64)
+    if area_average:
+        glyph, affine = shrunk_for_warp(glyph, affine)
     x0, y0, bw, bh = cv2.boundingRect(np.vstack([corners, corners[1] + corners[2] - corners[0]]).astype(np.float32))
     x0, y0 = max(x0 - 1, 0), max(y0 - 1, 0)
     x1, y1 = min(x0 + bw + 2, mask.shape[1]), min(y0 + bh + 2, mask.shape[0])

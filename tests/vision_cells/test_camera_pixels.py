@@ -1,0 +1,115 @@
+"""Boards drawn as a camera at a table sees them: letters written with a dry-erase marker, and pixels that
+average the light instead of sampling one point of it (``vision.imaging.shrunk_for_warp``)."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import cv2
+import numpy as np
+import pytest
+
+from vision.cells.dataset import balanced_city, photographed_board
+from vision.cells.evaluate import evaluate
+from vision.cells.reader import CellReader
+from vision.cells.train_hands import TRAINING_POOL, cache_name, unseen_model_path
+from vision.imaging import shrunk_for_warp
+from vision.synth.drawings import CellPen, Hand, draw_symbol
+from vision.synth.hands import font_glyph, font_path, marker_glyph
+
+KRISTI = "truetype/kristi/Kristi.ttf"  # a nib's script: hairlines next to broad strokes
+
+
+def _thin_lines() -> np.ndarray:
+    """One-pixel lines every 12 pixels, as a font's hairlines are at the size it is drawn."""
+    image = np.zeros((96, 96), np.float32)
+    image[:, 10::12] = 1.0
+    return image
+
+
+def test_an_averaged_warp_keeps_every_thin_stroke_and_the_light_of_the_image():
+    image = _thin_lines()
+    shrink = np.float64([[0.2, 0, 0], [0, 0.2, 0]])
+    small, to_dest = shrunk_for_warp(image, shrink)
+    averaged = cv2.warpAffine(small, to_dest, (20, 20), flags=cv2.INTER_LINEAR)
+    sampled = cv2.warpAffine(image, shrink, (20, 20), flags=cv2.INTER_LINEAR)
+    # A camera's pixels: every line leaves a trace, and the image's light is kept (a fifth of a line a pixel).
+    columns = averaged[10]
+    traced = [columns[max(int(x * 0.2) - 1, 0):int(x * 0.2) + 2].max() > 0.1 for x in range(10, 96, 12)]
+    assert all(traced), columns
+    assert averaged.sum() == pytest.approx(image.sum() * 0.04, rel=0.15)
+    # Point sampling, what the warp alone does: most lines are gone, the few left are at full strength.
+    assert sampled.sum() < 0.5 * image.sum() * 0.04 or sampled.max() == 1.0
+    assert (sampled[10] > 0.1).sum() < len(traced)
+
+
+def test_a_tilted_view_is_averaged_to_its_nearest_edge_and_an_enlarged_one_left_alone():
+    image = _thin_lines()
+    src = np.float32([[0, 0], [96, 0], [96, 96], [0, 96]])
+    tilted = cv2.getPerspectiveTransform(src, np.float32([[0, 0], [30, 2], [28, 26], [2, 30]]))
+    small, to_dest = shrunk_for_warp(image, tilted)
+    assert small.shape[0] < 40 and small.shape[0] >= 30  # the nearest edge's scale, about 30/96
+    corners = cv2.perspectiveTransform(src[None].astype(np.float64), to_dest @ np.diag([small.shape[1] / 96,
+                                                                                      small.shape[0] / 96, 1.0]))
+    assert np.allclose(corners, cv2.perspectiveTransform(src[None].astype(np.float64), tilted), atol=0.5)
+    enlarged = np.float64([[2.0, 0, 0], [0, 2.0, 0]])
+    same, transform = shrunk_for_warp(image, enlarged)
+    assert same is image and transform is enlarged
+
+
+def _stroke_survives(ink: np.ndarray, width: int) -> float:
+    """The share of the ink that a disc ``width`` wide still fits in (how much of it is at least that broad)."""
+    binary = (ink > 0.5).astype(np.uint8)
+    disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (width, width))
+    return float(cv2.erode(binary, disc).sum() / binary.sum())
+
+
+@pytest.mark.parametrize("letter", ["N", "S", "M"])
+def test_a_marker_writes_no_hairline(letter):
+    """Kristi's N is a broad diagonal between two hairlines: written with a marker, its strokes are all at
+    least the pen's width, and the letter keeps its size."""
+    path = str(font_path(KRISTI))
+    nib, marker = font_glyph(path, letter, 0), marker_glyph(path, letter, 0, 9)
+    assert nib is not None and marker is not None
+    assert _stroke_survives(nib, 5) < 0.3
+    assert _stroke_survives(marker, 5) > 0.5
+    assert abs(marker.shape[0] - nib.shape[0]) <= 9 and abs(marker.shape[1] - nib.shape[1]) <= 9
+    assert marker_glyph(path, letter, 0, 0) is nib  # no pen: the font as it is
+
+
+def test_a_hand_writes_its_letters_with_its_marker_only_when_asked():
+    hand = Hand(letter_font=str(font_path(KRISTI)), wobble=0.0, stroke=0.07)
+    inks = []
+    for marker in (False, True):
+        mask = np.zeros((128, 128), np.uint8)
+        pen = CellPen(mask, 32, 32, 64, dataclasses.replace(hand, marker_letters=marker), np.random.default_rng(2))
+        draw_symbol(pen, "pN")
+        inks.append(int(mask.sum()))
+    assert inks[1] > inks[0] * 1.05  # the same circle, a broader N
+
+
+def test_boards_seen_as_a_camera_sees_them_are_kept_apart_in_the_cache():
+    name = TRAINING_POOL.name
+    assert cache_name(name, 300, 600, camera_pixels=True) != cache_name(name, 300, 600)
+    assert cache_name(name, 300, 600, camera_pixels=True) == cache_name(name, 300, 600, camera_pixels=True)
+
+
+def test_a_board_seen_as_a_camera_sees_it_is_found_and_differs_from_the_point_sampled_one():
+    city = balanced_city(np.random.default_rng(4), "en")
+    seen = [photographed_board(city, np.random.default_rng(9), families=("loose",), camera_pixels=camera)
+            for camera in (False, True)]
+    assert seen[0] is not None and seen[1] is not None
+    assert seen[0].shape == seen[1].shape
+    assert np.abs(seen[0].astype(np.int16) - seen[1].astype(np.int16)).mean() > 0.5
+
+
+@pytest.mark.parametrize("family", ["round", "loose"])
+def test_a_hand_never_trained_on_seen_as_a_camera_sees_it_is_read_or_reported_uncertain(family):
+    """The honest confidence of ``test_hands`` on the other rendering: a reader that had learned how the
+    generator samples its pixels would be sure of itself and wrong here."""
+    reader = CellReader("en", model_path=unseen_model_path(family))
+    report = evaluate(reader, 12, 778, languages=("en", "it"), families=(family,), walls_outer_only=True,
+                      camera_pixels=True)
+    assert report.boards == 12
+    assert (report.cell_errors - report.errors_flagged) / report.cells <= 0.005, report.lines()
+    assert report.right_flagged / report.cells <= 0.5, report.lines()
