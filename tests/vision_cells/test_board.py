@@ -130,3 +130,26 @@ def test_only_the_kits_marker_ids_count():
     frame = cv2.cvtColor(frame, cv2.COLOR_GRAY2BGR)
     assert set(detect_markers(frame)) == {21}
     assert set(detect_plane_markers(frame)) == {21}
+
+
+def test_a_board_larger_in_the_frame_than_rectified_is_averaged_not_sampled():
+    """A phone's photo puts a cell on 190 px; rectified to 64 px by point sampling, a thin pen stroke
+    would come out as dashes or not at all. The board is averaged down first, as a smaller camera's pixels
+    would have seen it: every stroke is there, at its share of the light."""
+    from vision.board.locate import _rectify
+
+    cell = 3 * 64
+    frame = np.zeros((SIZE * cell, SIZE * cell), np.uint8)
+    frame[:, 5::12] = 255  # one-pixel strokes every 12 px: a third of a pixel each once rectified
+    board_to_frame = np.diag([float(cell), float(cell), 1.0])
+    rectified, _ = _rectify(frame, board_to_frame, 64)
+    assert rectified.shape == (SIZE * 64, SIZE * 64)
+    assert rectified.mean() == pytest.approx(frame.mean(), rel=0.1)
+    columns = rectified[100:300].mean(axis=0)
+    assert all(columns[x:x + 4].max() > 40 for x in range(8, SIZE * 64 - 8, 4))  # no stroke dropped
+    # A board the usual size in the frame (29 px a cell) is rectified straight from it, as before.
+    small = cv2.resize(frame, (SIZE * 29, SIZE * 29), interpolation=cv2.INTER_AREA)
+    straight, _ = _rectify(small, np.diag([29.0, 29.0, 1.0]), 64)
+    expected = cv2.warpPerspective(small, np.diag([64 / 29, 64 / 29, 1.0]), (SIZE * 64, SIZE * 64),
+                                   flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    assert np.array_equal(straight, expected)
