@@ -76,14 +76,66 @@ _DETECTORS: dict[bool, cv2.aruco.ArucoDetector] = {}
 
 
 def _detect(gray: np.ndarray, fine: bool = False) -> dict[int, np.ndarray]:
+    """The kit's markers in view, one per id (the last the detector gives when it sees an id twice)."""
+    return {i: quads[-1] for i, quads in _detect_all(gray, fine).items()}
+
+
+def _detect_all(gray: np.ndarray, fine: bool = False) -> dict[int, list[np.ndarray]]:
+    """Every quad that decodes as one of the kit's ids: a drawing can decode as a sticker's id too."""
     detector = _DETECTORS.get(fine)
     if detector is None:
         detector = _DETECTORS[fine] = make_fine_detector() if fine else make_detector()
     corners, ids, _ = detector.detectMarkers(gray)
     if ids is None:
         return {}
-    return {int(i): c.reshape(4, 2).astype(np.float32) for c, i in zip(corners, ids.ravel(), strict=True)
-            if int(i) in KIT_MARKER_IDS}
+    found: dict[int, list[np.ndarray]] = {}
+    for c, i in zip(corners, ids.ravel(), strict=True):
+        if int(i) in KIT_MARKER_IDS:
+            found.setdefault(int(i), []).append(c.reshape(4, 2).astype(np.float32))
+    return found
+
+
+def _settle_twins(found: dict[int, np.ndarray], seen: dict[int, list[np.ndarray]], layout: PlaneLayout) -> None:
+    """An id of ``layout`` seen twice takes the quad where the plane's other markers (two or more found,
+    none of them seen twice) put it. A camera-like picture of a board decoded a house drawn in it as one of
+    its own stickers, the same size as the real one."""
+    single = [m for m in layout.marker_origins if m in found and len(seen.get(m, ())) < 2]
+    for m in layout.marker_origins:
+        candidates = seen.get(m, [])
+        if len(candidates) < 2 or len(single) < 2:
+            continue
+        plane = np.vstack([layout.marker_corners_mm(k) for k in single]).astype(np.float64)
+        frame = np.vstack([found[k] for k in single]).astype(np.float64)
+        plane_to_frame, _ = cv2.findHomography(plane, frame, 0)
+        if plane_to_frame is None:
+            continue
+        expected = cv2.perspectiveTransform(layout.marker_corners_mm(m)[None].astype(np.float64), plane_to_frame)[0]
+        found[m] = min(candidates, key=lambda quad: float(np.linalg.norm(quad - expected, axis=1).mean()))
+
+
+def _side(quad: np.ndarray) -> float:
+    """A marker's mean side in pixels."""
+    return float(np.linalg.norm(quad - np.roll(quad, -1, axis=0), axis=1).mean())
+
+
+# A plane's stickers are all printed the same size, and a 35 degree tilt makes the nearest at most about
+# 1.6 times the farthest: one much smaller or larger than the others of its plane is not one of them.
+_MISFIT_RATIO = 2.0
+
+
+def _drop_misfits(found: dict[int, np.ndarray], layout: PlaneLayout) -> None:
+    """Forget a marker of ``layout`` whose size does not fit the others' (three or more seen): a few pixels
+    of a drawing that decode as a sticker's id. The second look then looks for the real one where it is.
+    In a camera-like picture of a board one was 8 px a side among stickers of 35, the real one unseen, and
+    the board came out five cells off."""
+    seen = [m for m in layout.marker_origins if m in found]
+    if len(seen) < 3:
+        return
+    sides = {m: _side(found[m]) for m in seen}
+    for m in seen:
+        others = float(np.median([s for k, s in sides.items() if k != m]))
+        if not others / _MISFIT_RATIO <= sides[m] <= others * _MISFIT_RATIO:
+            del found[m]
 
 
 # A plane of ``fine_look`` with fewer markers than this after the second look is looked for again over the
@@ -101,9 +153,13 @@ def detect_markers(frame: np.ndarray, layouts: Sequence[PlaneLayout] = ()) -> di
     whole frame.
     """
     gray = frame if frame.ndim == 2 else cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
-    found = _detect(gray)
+    seen = _detect_all(gray)
+    found = {i: quads[-1] for i, quads in seen.items()}
     for layout in layouts:
+        _settle_twins(found, seen, layout)
+        _drop_misfits(found, layout)
         _second_looks(gray, found, layout)
+        _settle_twins(found, seen, layout)  # the second look may have found the markers that tell twins apart
         if layout.fine_look and sum(m in found for m in layout.marker_origins) < _FINE_LOOK_BELOW:
             fine = _detect(gray, fine=True)
             more = {m: c for m, c in fine.items() if m in layout.marker_origins and m not in found}

@@ -153,3 +153,43 @@ def test_a_board_larger_in_the_frame_than_rectified_is_averaged_not_sampled():
     expected = cv2.warpPerspective(small, np.diag([64 / 29, 64 / 29, 1.0]), (SIZE * 64, SIZE * 64),
                                    flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
     assert np.array_equal(straight, expected)
+
+
+def _paste_marker(frame: np.ndarray, marker_id: int, centre: tuple[int, int], side: int) -> None:
+    """A drawing that decodes as a sticker: the kit's marker ``marker_id``, ``side`` px, with a white rim."""
+    art = cv2.aruco.generateImageMarker(cv2.aruco.getPredefinedDictionary(cv2.aruco.DICT_4X4_50), marker_id, side)
+    rim = side // 4
+    art = cv2.copyMakeBorder(art, rim, rim, rim, rim, cv2.BORDER_CONSTANT, value=255)
+    x, y = centre[0] - art.shape[1] // 2, centre[1] - art.shape[0] // 2
+    frame[y:y + art.shape[0], x:x + art.shape[1]] = art[:, :, None]
+
+
+def _sticker_side(frame: np.ndarray, marker_id: int) -> int:
+    from vision.board.locate import detect_markers
+
+    quad = detect_markers(frame)[marker_id]
+    return int(round(float(np.linalg.norm(quad - np.roll(quad, -1, axis=0), axis=1).mean())))
+
+
+def test_a_drawing_that_decodes_as_a_seen_sticker_is_told_apart_by_where_the_others_put_it(busy_city):
+    """A camera-like picture decoded a house drawn on a board as one of that board's own stickers, the
+    same size: the sticker is the one where the board's other stickers put it."""
+    photo = _photo(busy_city, 21, seat=1, tilt=15)
+    frame = photo.frame.copy()
+    centre = photo.corners.mean(axis=0).astype(int)
+    _paste_marker(frame, 5, (int(centre[0]), int(centre[1])), _sticker_side(frame, 5))
+    (board,) = find_boards(frame)
+    assert board.seat == 1 and board.markers == 4
+    assert rectified_error(board.corners, photo.corners) < 0.08
+
+
+def test_a_sticker_id_far_too_small_for_its_board_is_not_taken_for_the_sticker(busy_city):
+    """The real sticker hidden (a hand over the tower), a few pixels of drawing decode as its id: three
+    times smaller than the board's other stickers, it is not one of them."""
+    photo = _photo(busy_city, 22, seat=1, tilt=15, cover=(6, 0))
+    frame = photo.frame.copy()
+    centre = photo.corners.mean(axis=0).astype(int)
+    _paste_marker(frame, 5, (int(centre[0]), int(centre[1])), max(_sticker_side(frame, 4) // 3, 12))
+    (board,) = find_boards(frame)
+    assert board.seat == 1 and board.markers == 3
+    assert rectified_error(board.corners, photo.corners) < 0.08
