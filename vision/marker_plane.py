@@ -150,18 +150,22 @@ def detect_markers(frame: np.ndarray, layouts: Sequence[PlaneLayout] = ()) -> di
     from the whole-frame look: a plane of ``layouts`` that shows some but not all of its markers gets a
     second look just where each missing one should be, and a plane the table always shows
     (``PlaneLayout.fine_look``: the dice tray) that still shows fewer than three a fine look over the
-    whole frame.
+    whole frame. So does any other plane that still shows just one: it is there, and one marker places
+    nothing (a board needs two). Soft, small stickers (a board at 23-29 px a cell, pixels averaged as a
+    camera's, a little blur) left 2 boards of 300 with one marker found; the fine look finds two or three.
     """
     gray = frame if frame.ndim == 2 else cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
     seen = _detect_all(gray)
     found = {i: quads[-1] for i, quads in seen.items()}
+    fine: dict[int, np.ndarray] | None = None  # the fine look, made at most once a frame
     for layout in layouts:
         _settle_twins(found, seen, layout)
         _drop_misfits(found, layout)
         _second_looks(gray, found, layout)
         _settle_twins(found, seen, layout)  # the second look may have found the markers that tell twins apart
-        if layout.fine_look and sum(m in found for m in layout.marker_origins) < _FINE_LOOK_BELOW:
-            fine = _detect(gray, fine=True)
+        shown = sum(m in found for m in layout.marker_origins)
+        if (layout.fine_look and shown < _FINE_LOOK_BELOW) or shown == 1:
+            fine = _detect(gray, fine=True) if fine is None else fine
             more = {m: c for m, c in fine.items() if m in layout.marker_origins and m not in found}
             if more:
                 found.update(more)

@@ -190,3 +190,35 @@ def test_a_blurred_sticker_turned_45_degrees_is_decoded_sharpened():
     assert set(detect_markers(frame)) & set(TRAY_LAYOUT.marker_origins) == {21, 22, 23}
     found = detect_markers(frame, (TRAY_LAYOUT,))
     assert np.abs(found[20] - _truth(to_frame, look, 20)).max() < 2.5
+
+
+def test_a_board_showing_one_sticker_gets_the_fine_look_and_one_showing_none_does_not(monkeypatch):
+    """One sticker places nothing (a board needs two), but it says the board is there: the whole frame is
+    looked at once more with the fine detector. A seat with no sticker in view may be an empty seat: no
+    look for it. The fine look is made at most once a frame."""
+    import vision.marker_plane as marker_plane
+    from vision.board.locate import BOARD_LAYOUTS
+
+    board = BOARD_LAYOUTS[1]  # seat 1: ids 4-7
+    ids = sorted(board.marker_origins)
+    quad = np.float32([[100, 100], [120, 100], [120, 120], [100, 120]])
+    fine_looks = []
+
+    def first_look(gray, fine=False):
+        return {ids[0]: [quad]}
+
+    def fine_look(gray, fine=False):
+        fine_looks.append(fine)
+        return {ids[1]: quad + 150, ids[2]: quad + 300}
+
+    monkeypatch.setattr(marker_plane, "_detect_all", first_look)
+    monkeypatch.setattr(marker_plane, "_detect", fine_look)
+    monkeypatch.setattr(marker_plane, "_second_looks", lambda gray, found, layout: None)
+    found = marker_plane.detect_markers(np.zeros((400, 400), np.uint8), BOARD_LAYOUTS)
+    assert set(found) == {ids[0], ids[1], ids[2]}
+    assert fine_looks == [True]  # once, though four other seats show nothing
+
+    fine_looks.clear()
+    monkeypatch.setattr(marker_plane, "_detect_all", lambda gray, fine=False: {})
+    assert marker_plane.detect_markers(np.zeros((400, 400), np.uint8), BOARD_LAYOUTS) == {}
+    assert fine_looks == []
