@@ -24,6 +24,7 @@ import numpy as np
 
 from companion.layout import LAYOUT, SIZE, cell_index
 from vision import marker_plane
+from vision.imaging import shrunk_for_warp
 from vision.marker_plane import PlaneLayout
 
 MARKER_FRACTION = 0.7
@@ -91,33 +92,27 @@ def _rectify(frame: np.ndarray, board_to_frame: np.ndarray, cell_px: int) -> tup
     return rectified, frame_to_rect
 
 
-SHRINK_ABOVE = 1.25  # a board this many times larger in the frame than rectified is averaged down first
-
-
 def _board_at_rectified_scale(frame: np.ndarray, board_to_frame: np.ndarray,
                               cell_px: int) -> tuple[np.ndarray, np.ndarray | None]:
-    """The board's part of the frame averaged down to about the rectified scale, and the homography from it
-    to the rectified board; (frame, None) when the board is not larger in the frame than rectified (the
-    camera's usual 24-46 px a cell).
+    """The board's part of the frame averaged down to about the rectified scale (``shrunk_for_warp``), and the
+    homography from it to the rectified board; (frame, None) when the board is not larger in the frame than
+    rectified (the camera's usual 24-46 px a cell).
 
     ``warpPerspective`` samples one point a pixel: shrinking a phone's photo (150 px a cell) to 64 px a cell
     that way would break a thin pen stroke into dashes, or drop it."""
     corners = _board_corners(board_to_frame)
-    edges = np.linalg.norm(corners - np.roll(corners, -1, axis=0), axis=1)
-    factor = float(edges.max()) / (SIZE * cell_px)
-    if factor <= SHRINK_ABOVE:
-        return frame, None
     height, width = frame.shape[:2]
-    margin = float(edges.max()) * 0.05
+    margin = float(np.ptp(corners, axis=0).max()) * 0.05
     x0, y0 = np.maximum(np.floor(corners.min(axis=0) - margin), 0).astype(int)
     x1, y1 = np.minimum(np.ceil(corners.max(axis=0) + margin), [width, height]).astype(int)
     if x1 - x0 < 2 or y1 - y0 < 2:
         return frame, None
-    new_w, new_h = max(1, round((x1 - x0) / factor)), max(1, round((y1 - y0) / factor))
-    small = cv2.resize(frame[y0:y1, x0:x1], (new_w, new_h), interpolation=cv2.INTER_AREA)
-    # small pixel -> frame pixel, then frame -> rectified board.
-    small_to_frame = np.array([[(x1 - x0) / new_w, 0, x0], [0, (y1 - y0) / new_h, y0], [0, 0, 1]], np.float64)
-    small_to_rect = np.diag([cell_px, cell_px, 1.0]) @ np.linalg.inv(board_to_frame) @ small_to_frame
+    crop = frame[y0:y1, x0:x1]  # a view: nothing is copied unless it is shrunk
+    crop_to_rect = (np.diag([cell_px, cell_px, 1.0]) @ np.linalg.inv(board_to_frame)
+                    @ np.array([[1, 0, x0], [0, 1, y0], [0, 0, 1]], np.float64))
+    small, small_to_rect = shrunk_for_warp(crop, crop_to_rect)
+    if small is crop:
+        return frame, None
     return small, small_to_rect / small_to_rect[2, 2]
 
 
