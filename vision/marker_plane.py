@@ -113,9 +113,9 @@ def _settle_twins(found: dict[int, np.ndarray], seen: dict[int, list[np.ndarray]
         found[m] = min(candidates, key=lambda quad: float(np.linalg.norm(quad - expected, axis=1).mean()))
 
 
-def _side(quad: np.ndarray) -> float:
-    """A marker's mean side in pixels."""
-    return float(np.linalg.norm(quad - np.roll(quad, -1, axis=0), axis=1).mean())
+def marker_side(quad: np.ndarray) -> float:
+    """A marker's mean side in pixels, from its four corners."""
+    return float(np.mean(np.linalg.norm(quad - np.roll(quad, 1, axis=0), axis=1)))
 
 
 # A plane's stickers are all printed the same size, and a 35 degree tilt makes the nearest at most about
@@ -131,7 +131,7 @@ def _drop_misfits(found: dict[int, np.ndarray], layout: PlaneLayout) -> None:
     seen = [m for m in layout.marker_origins if m in found]
     if len(seen) < 3:
         return
-    sides = {m: _side(found[m]) for m in seen}
+    sides = {m: marker_side(found[m]) for m in seen}
     for m in seen:
         others = float(np.median([s for k, s in sides.items() if k != m]))
         if not others / _MISFIT_RATIO <= sides[m] <= others * _MISFIT_RATIO:
@@ -249,7 +249,7 @@ def _look_for_missing(gray: np.ndarray, found: dict[int, np.ndarray], layout: Pl
         if not guesses:
             continue
         expected = guesses[0]  # at the layout's own size: the marker's size and the prediction's error
-        side = float(np.mean(np.linalg.norm(expected - np.roll(expected, 1, axis=0), axis=1)))
+        side = marker_side(expected)
         if not 8 <= side <= max(width, height) / 4:
             continue
         # Margin all round for the prediction's error, and room for the threshold window.

@@ -34,7 +34,7 @@ from vision.dice.geometry import (
     TRAY_MM_RANGE,
     tray_layout,
 )
-from vision.marker_plane import LocatedPlane, PlaneLayout, detect_markers, locate_plane
+from vision.marker_plane import LocatedPlane, PlaneLayout, detect_markers, locate_plane, marker_side
 from vision.observation import DIE_FACES, DieReading
 
 PX_PER_MM = 2.5
@@ -109,7 +109,7 @@ def refine_marker_corners(gray: np.ndarray, corners: np.ndarray) -> np.ndarray:
     that is not clear as given."""
     corners = np.asarray(corners, np.float64)
     centre = corners.mean(axis=0)
-    module = float(np.mean(np.linalg.norm(corners - np.roll(corners, 1, axis=0), axis=1))) / 6.0
+    module = marker_side(corners) / 6.0
     steps = np.linspace(-_EDGE_REACH_MODULES, _EDGE_REACH_MODULES, 15) * module
     lines = []
     for k in range(4):
