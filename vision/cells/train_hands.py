@@ -364,17 +364,18 @@ def training_cells(families: tuple[str, ...], boards: BoardCounts, seed: int,
     for pool, n_pool in zip(POOLS, (boards.pool, boards.web_pool), strict=True):
         if n_pool:
             data.update(family_cells((pool,), n_pool, seed, cache))
-
-    def add(more: dict[str, tuple[np.ndarray, np.ndarray]]) -> None:
-        data.update({fam: (np.concatenate([data[fam][0], x]), np.concatenate([data[fam][1], y]))
-                     for fam, (x, y) in more.items()})
-
     if boards.extra:
-        add(family_cells(families, boards.extra, EXTRA_SEED, cache))
+        _append_cells(data, family_cells(families, boards.extra, EXTRA_SEED, cache))
     if boards.camera:
         drawn = families + (CLASSIC,) + ((POOL,) if boards.pool else ())
-        add(family_cells(drawn, boards.camera, CAMERA_SEED, cache, camera_pixels=True))
+        _append_cells(data, family_cells(drawn, boards.camera, CAMERA_SEED, cache, camera_pixels=True))
     return data
+
+
+def _append_cells(data: dict[str, tuple[np.ndarray, np.ndarray]], more: dict[str, tuple[np.ndarray, np.ndarray]]) -> None:
+    """Each family's cells in ``more`` added after its cells in ``data`` (whole boards, in order)."""
+    data.update({fam: (np.concatenate([data[fam][0], x]), np.concatenate([data[fam][1], y]))
+                 for fam, (x, y) in more.items()})
 
 
 def _sources(data: dict[str, tuple[np.ndarray, np.ndarray]], families: tuple[str, ...]) -> tuple[str, ...]:
@@ -467,8 +468,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.camera_boards:  # drawn here once, not by each fit at the same time
         seen = family_cells(FAMILY_NAMES + (CLASSIC,) + ((POOL,) if args.pool_boards else ()), args.camera_boards,
                             CAMERA_SEED, args.cache, camera_pixels=True)
-        # Calibrated on hands never seen as the camera sees them too.
-        data = {fam: (np.concatenate([x, seen[fam][0]]), np.concatenate([y, seen[fam][1]])) for fam, (x, y) in data.items()}
+        _append_cells(data, {fam: seen[fam] for fam in data})  # calibrated on them too
     if args.only == "data":
         return 0
     # Every network side by side, one thread each: on a shared machine several single-threaded fits get

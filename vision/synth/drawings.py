@@ -259,17 +259,16 @@ class CellPen:
             from vision.synth.hands import GLYPH_RENDER_PX, MARKER_STEP_PX, font_glyph, marker_glyph
 
             ink = font_glyph(self.hand.letter_font, char, self.hand.font_weight)
-            if ink is not None and self.hand.marker_letters:
-                # The letter is written with the hand's marker: its width in the font's pixels (cell pixels a
-                # font pixel: the letter's ink fitted into the box, at the symbol's size).
-                gh, gw = ink.shape
-                cell_px_per_font_px = min(w / gw, h / gh) * self.hand.size * self.px
-                pen = min(self.width / max(cell_px_per_font_px, 1e-6), 0.3 * GLYPH_RENDER_PX)
-                marked = marker_glyph(self.hand.letter_font, char, self.hand.font_weight,
-                                      int(round(pen / MARKER_STEP_PX)) * MARKER_STEP_PX)
-                self._font_glyph(ink if marked is None else marked, box)
-                return
             if ink is not None:
+                if self.hand.marker_letters:
+                    # Written with the hand's marker: its width in the font's pixels (cell pixels a font pixel:
+                    # the letter's ink fitted into the box, at the symbol's size).
+                    gh, gw = ink.shape
+                    cell_px_per_font_px = min(w / gw, h / gh) * self.hand.size * self.px
+                    pen = min(self.width / max(cell_px_per_font_px, 1e-6), 0.3 * GLYPH_RENDER_PX)
+                    marked = marker_glyph(self.hand.letter_font, char, self.hand.font_weight,
+                                          int(round(pen / MARKER_STEP_PX)) * MARKER_STEP_PX)
+                    ink = ink if marked is None else marked
                 self._font_glyph(ink, box)
                 return
         if self.hand.font >= 0:
