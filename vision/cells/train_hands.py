@@ -61,7 +61,8 @@ A sixth round (one epoch from each network's own weights, ``--resume --epochs 1 
 boards of each family, of the first hands and of the pool drawn as a camera at a table sees them: letters
 written with the hand's dry-erase marker and the board's pixels averaged down (``bench_hands --camera-pixels``).
 Until then every synthetic photo sampled one point a pixel (OpenCV's warps do), which breaks thin strokes up.
-It gave nothing: on camera-like boards misread 7.60 -> 7.57 % (loose 15.89 -> 15.77 %), round's misreads
+It gave nothing: on camera-like boards (before the one-marker fine look in ``marker_plane``, which
+found one more of loose's boards) misread 7.60 -> 7.57 % (loose 15.89 -> 15.77 %), round's misreads
 without doubt 0.33 -> 0.37 %; point-sampled 6.31 -> 6.39 %, round 0.28 -> 0.33 % without doubt; new hands
 8.33 -> 8.21 % (camera-like) and 6.18 -> 6.18 %. Not shipped. The networks had not learned the point
 sampling: on the families they learned, the shipped one reads camera-like boards as well (tidy 0.45 % either
