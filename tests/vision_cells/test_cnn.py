@@ -7,6 +7,7 @@ from itertools import pairwise
 from pathlib import Path
 
 import numpy as np
+import pytest
 
 from companion.layout import ALL_CELLS, LAYOUT
 from vision.cells.cnn import CNN_PATH, ConvTrunk, save_cnn
@@ -14,10 +15,13 @@ from vision.cells.features import cell_crops, ink_maps, shifted_cell_crops
 from vision.cells.labels import GLYPH_CLASSES
 from vision.cells.model import MODEL_PATH, CellModel
 from vision.cells.reader import (
+    AGREEMENT_BELOW,
     DRAWABLE_INDEX,
+    LETTER_OR_DIGIT_CLASS,
     LOOK_BELOW,
     SECOND_LOOK_BELOW,
     CellReader,
+    agreement,
     look_path_for,
     model_fingerprint,
 )
@@ -164,3 +168,65 @@ def test_the_look_network_reads_only_the_doubtful_cells(tmp_path):
     assert len(changed) < len(DRAWABLE_INDEX) // 2
     wall = GLYPH_CLASSES.index("W")
     assert np.all(after[changed, wall] > before[changed, wall])
+
+
+def test_agreement_is_high_only_where_both_readings_are_sure_of_the_same_class():
+    sure_s = np.zeros((1, len(GLYPH_CLASSES)))
+    sure_s[0, GLYPH_CLASSES.index("pS")], sure_s[0, GLYPH_CLASSES.index("pJ")] = 0.995, 0.005
+    also_s = sure_s.copy()
+    says_j = sure_s[:, ::-1].copy()
+    says_j[0] = 0.0
+    says_j[0, GLYPH_CLASSES.index("pJ")], says_j[0, GLYPH_CLASSES.index("pS")] = 0.9, 0.1
+    rules_s_out = np.full((1, len(GLYPH_CLASSES)), 1.0 / len(GLYPH_CLASSES))
+    rules_s_out[0, GLYPH_CLASSES.index("pS")] = 0.0
+    assert agreement(sure_s, also_s)[0] == pytest.approx(0.995)  # the same reading twice: as sure as one
+    assert agreement(sure_s, says_j)[0] < 0.9  # the second reader says J: the S is in doubt
+    assert agreement(sure_s, rules_s_out)[0] == 0.0  # one reader rules the S out
+    both_sure = sure_s.copy()
+    both_sure[0, GLYPH_CLASSES.index("pS")], both_sure[0, GLYPH_CLASSES.index("pJ")] = 0.9999, 0.0001
+    assert agreement(sure_s, both_sure)[0] > 0.995  # a surer second reader of the same class: surer together
+
+
+def _hard_board() -> np.ndarray:
+    """A board of letters and digits in a hand the shipped network reads with some doubt (loose's)."""
+    rng = np.random.default_rng(31)
+    city = random_city(rng, fill=0.95)
+    return render_board(city, rng, cell_px=40, seat=0, hand=Hand.random(rng, family="loose")).image
+
+
+def test_a_letter_the_look_network_contradicts_is_doubted(tmp_path):
+    """When the network file has a threshold for it (``uncertain_below_agreed``), a cell read as a letter or
+    digit under ``AGREEMENT_BELOW`` is as sure as the network and the look network agree: a look network that
+    sees a wall in every crop leaves every such cell uncertain, while a file without the threshold reads as
+    before (its look network asked only about the cells still doubtful) and the readings stay the network's."""
+    board = _hard_board()
+    agreeing, contradicting, before = (tmp_path / name for name in ("agreeing", "contradicting", "before"))
+    for folder in (agreeing, contradicting, before):
+        folder.mkdir()
+        shutil.copy(CNN_PATH, folder / "cnn.npz")
+    shutil.copy(look_path_for(CNN_PATH), agreeing / "look.npz")
+    _sure_of_walls(CNN_PATH, contradicting / "look.npz")
+    _sure_of_walls(CNN_PATH, before / "look.npz")
+    with np.load(CNN_PATH) as data:
+        assert "uncertain_below_agreed" in data.files  # the shipped network has one
+        arrays = {k: data[k] for k in data.files if k != "uncertain_below_agreed"}
+    np.savez_compressed(before / "cnn.npz", **arrays)
+    readers = {folder.name: CellReader("en", model_path=folder / "cnn.npz") for folder in (agreeing, contradicting, before)}
+    assert readers["before"].agreed_uncertain_below is None and readers["agreeing"].agreed_uncertain_below is not None
+    probs = readers["before"].probabilities(board)
+    best, read_as = probs.max(axis=1), probs.argmax(axis=1)
+    letters = [i for i in DRAWABLE_INDEX if LETTER_OR_DIGIT_CLASS[read_as[i]] and LOOK_BELOW <= best[i] < AGREEMENT_BELOW]
+    assert len(letters) >= 3
+    names = [ALL_CELLS[i] for i in letters]
+    reads = {name: reader.read(board) for name, reader in readers.items()}
+    confidence = {name: np.array(conf).ravel() for name, (_, conf, _) in reads.items()}
+    for name in readers:  # the readings themselves are the network's
+        assert [reads[name][0][i // 7][i % 7] for i in letters] == [reads["before"][0][i // 7][i % 7] for i in letters]
+    assert set(names) <= set(reads["contradicting"][2])
+    assert np.all(confidence["contradicting"][letters] < 0.01)
+    np.testing.assert_allclose(confidence["before"][letters], np.round(best[letters], 4))
+    # A look network of its own kind mostly agrees: fewer of these cells doubted than with the wall-seer.
+    assert len(set(names) & set(reads["agreeing"][2])) < len(names)
+    # Cells the network is surer of than AGREEMENT_BELOW are not asked: their confidence is its own.
+    sure = [i for i in DRAWABLE_INDEX if best[i] >= AGREEMENT_BELOW]
+    np.testing.assert_allclose(confidence["contradicting"][sure], confidence["before"][sure])

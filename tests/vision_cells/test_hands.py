@@ -23,6 +23,7 @@ from vision.cells.reader import (
 from vision.cells.train_hands import (
     CLASSIC,
     CONFIDENT_MISREAD_TARGET,
+    agreed_confidence,
     cache_name,
     doubt_threshold,
     symbol_doubt_threshold,
@@ -177,6 +178,35 @@ def test_letters_and_digits_are_doubted_above_the_plain_ceiling():
     assert not doubted[(labels == 0) & (probs.argmax(axis=1) == 0)].any()
     # Nothing to doubt among the letters: they stay at the plain threshold.
     assert symbol_doubt_threshold(*plain, plain_threshold) == plain_threshold
+
+
+def test_the_look_networks_agreement_lets_a_letter_be_doubted_less(tmp_path):
+    """Where the look network contradicts the misread letters (the J read as S) and agrees with the rest, the
+    threshold fitted on the two networks' agreement keeps the confident misreads under the target at the plain
+    threshold, where the network's own confidence needs a letter threshold over 0.995; ``set_calibration``
+    writes it next to the others."""
+    probs, labels = _cells_read(3000, "pS", "pJ", [0.995] * 15)
+    probs[:15, GLYPH_CLASSES.index("pJ")], probs[:15, GLYPH_CLASSES.index(".")] = 0.004, 0.001  # J not ruled out
+    look = probs.copy()
+    look[:15] = 0.0
+    look[:15, GLYPH_CLASSES.index("pJ")] = 0.9
+    look[:15, GLYPH_CLASSES.index("pS")] = 0.1
+    sure = agreed_confidence(probs, look)
+    assert np.all(sure[:15] < 0.9) and np.allclose(sure[15:], probs[15:].max(axis=1))
+    assert symbol_doubt_threshold(probs, labels, 0.99) > 0.995
+    assert symbol_doubt_threshold(probs, labels, 0.99, confidence=sure) == 0.99
+    # Contradicting every letter instead, the agreement doubts every letter but still fits at the plain threshold.
+    with np.load(DEFAULT_MODEL_PATH) as data:
+        arrays = {k: data[k] for k in data.files if k != "uncertain_below_agreed"}
+    path = tmp_path / "cnn.npz"
+    np.savez(path, **arrays)
+    logits = np.log(np.maximum(probs, 1e-12))
+    train_hands.set_calibration(path, [(logits, labels)] * 2, keep_temperature=True, looks=[look] * 2)
+    with np.load(path) as data:
+        assert 0.99 <= float(data["uncertain_below_agreed"]) < float(data["uncertain_below_symbols"])
+    train_hands.set_calibration(path, [(logits, labels)], keep_temperature=True)
+    with np.load(path) as data:
+        assert "uncertain_below_agreed" in data.files  # kept from before: fitted only with look networks
 
 
 def test_the_reader_doubts_a_letter_under_its_own_threshold(tmp_path):

@@ -139,16 +139,26 @@ def trained_on_families(path: Path) -> tuple[str, ...]:
         return tuple(str(v) for v in data["trained_on"]) if "trained_on" in data else ()
 
 
+def _stored_float(path: Path, key: str) -> float | None:
+    with np.load(path) as data:
+        return float(data[key]) if key in data else None
+
+
 def uncertain_threshold(path: Path) -> float | None:
     """The confidence under which a network file's readings are doubtful, when calibrated on hands it never
     saw (``train_hands.set_calibration``); None when the file does not say."""
-    with np.load(path) as data:
-        return float(data["uncertain_below"]) if "uncertain_below" in data else None
+    return _stored_float(path, "uncertain_below")
 
 
 def symbol_uncertain_threshold(path: Path) -> float | None:
     """The confidence under which a network file's letters and digits (``labels.LETTER_AND_DIGIT_GLYPHS``)
     are doubtful, fitted as ``uncertain_threshold`` is (``train_hands.symbol_doubt_threshold``); None when the
     file does not say (its ``uncertain_threshold`` then holds for every cell)."""
-    with np.load(path) as data:
-        return float(data["uncertain_below_symbols"]) if "uncertain_below_symbols" in data else None
+    return _stored_float(path, "uncertain_below_symbols")
+
+
+def agreed_uncertain_threshold(path: Path) -> float | None:
+    """The threshold for a letter or digit whose confidence is what the network and its look network agree on
+    (``reader.agreement``), fitted as ``symbol_uncertain_threshold`` is; None when the file does not say (the
+    reader then asks the look network only about the cells it doubts, as before)."""
+    return _stored_float(path, "uncertain_below_agreed")

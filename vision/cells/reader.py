@@ -14,6 +14,7 @@ from vision.board.locate import RECT_CELL_PX
 from vision.cells.cnn import (
     CNN_PATH,
     ConvTrunk,
+    agreed_uncertain_threshold,
     single_threaded_blas,
     symbol_uncertain_threshold,
     uncertain_threshold,
@@ -57,6 +58,14 @@ LOOK_WEIGHT = 0.5
 # second look (7.5 a board) misread the same cells but one of 6,560 (under 0.5: 2.6 a board, and a third
 # of the gain lost).
 LOOK_BELOW = 0.8
+# Two networks trained apart agree less often on a hand neither learned than either is sure of itself: how
+# sure a letter or digit is comes from both (``agreement``) when the network file has a threshold fitted for
+# it (``uncertain_below_agreed``, ``vision.cells.train_hands``). The look network then also reads every cell
+# the network reads as a letter or digit under AGREEMENT_BELOW, and every cell under AGREEMENT_ANY_BELOW.
+# Over that, a reading is past every threshold and a second opinion could only doubt it, which it did for
+# none of the confident misreads on 400 boards of the five families (seed 9100, not bench_hands').
+AGREEMENT_BELOW = 0.999
+AGREEMENT_ANY_BELOW = 0.9
 # What the board tells before any drawing is read: walls stand on the outer spaces only (rules-reference.md),
 # so on an inner space a wall is weighed at this share of what the picture alone says. Soft, not zero: a
 # wall drawn inside by mistake still reads as a wall when the picture is clear (and the rules engine then
@@ -87,6 +96,16 @@ def apply_board_context(probs: np.ndarray) -> None:
     inner = list(INNER_INDEX)
     probs[inner, _WALL] *= INNER_WALL_PRIOR
     probs[inner] /= probs[inner].sum(axis=1, keepdims=True)
+
+
+def agreement(probs: np.ndarray, look: np.ndarray) -> np.ndarray:
+    """How sure two readings (rows of class probabilities) are together of the first one's reading: their
+    normalised geometric mean at its likeliest class. High only where both are sure of the same class; a class
+    one of them all but rules out stays low whatever the other says."""
+    joint = np.sqrt(np.asarray(probs, np.float64) * np.asarray(look, np.float64))
+    total = joint.sum(axis=1)
+    at_best = joint[np.arange(len(joint)), np.asarray(probs).argmax(axis=1)]
+    return np.where(total > 0, at_best / np.maximum(total, 1e-300), 0.0)
 
 
 def look_path_for(model_path: Path) -> Path:
@@ -136,6 +155,9 @@ class CellReader:
         self.uncertain_below = uncertain_threshold(model_path) or UNCERTAIN_BELOW
         # Letters and digits may be doubted above it: a new hand's letter can look just like another letter.
         self.symbols_uncertain_below = max(symbol_uncertain_threshold(model_path) or 0.0, self.uncertain_below)
+        # ... and when the look network's agreement says how sure a letter or digit is, this is its threshold.
+        agreed = agreed_uncertain_threshold(model_path) if self.look is not None else None
+        self.agreed_uncertain_below = max(agreed, self.uncertain_below) if agreed is not None else None
         if taught_path is not None and taught_path.is_file():
             try:
                 taught: CellModel | None = CellModel.load(taught_path)
@@ -175,10 +197,16 @@ class CellReader:
         """(49, n_classes) calibrated probabilities, cells row by row (towers: empty and printed crates:
         crate, both certain and not read). ``hand``: the examples of this board's seat, which vote next
         to the networks (``vision.cells.seat_hand``)."""
+        return self._reading(rectified, hand)[0]
+
+    def _reading(self, rectified: np.ndarray, hand: SeatHand | None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """(probabilities, how sure each cell's reading is, which cells that is the two networks'
+        ``agreement`` for)."""
         with single_threaded_blas():
             return self._probabilities(rectified, hand)
 
-    def _probabilities(self, rectified: np.ndarray, hand: SeatHand | None = None) -> np.ndarray:
+    def _probabilities(self, rectified: np.ndarray,
+                       hand: SeatHand | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         if rectified is None or rectified.ndim not in (2, 3) or rectified.shape[0] < 7 * 8:
             raise ValueError("CellReader.read needs a rectified board image")
         if rectified.shape[0] != RECT_SIDE or rectified.shape[1] != RECT_SIDE:
@@ -207,38 +235,62 @@ class CellReader:
             looks = model.probabilities(self.crop_features(crops), self.allowed, self.prior_shift)
             looks = looks.reshape(len(SECOND_LOOK_SHIFTS), len(doubtful), -1)
             probs[doubtful] = (probs[doubtful] + looks.sum(axis=0)) / (1 + len(SECOND_LOOK_SHIFTS))
-            still = [i for i in doubtful if probs[i].max() < LOOK_BELOW]
-            if self.look is not None and still:
-                trunk, head = self.look
-                rows = [DRAWABLE_INDEX.index(i) for i in still]
-                looked = head.probabilities(trunk.features(first_crops[rows]), self.allowed, self.prior_shift)
-                probs[still] = with_look(probs[still], looked)
+        still = [i for i in doubtful if probs[i].max() < LOOK_BELOW] if self.look is not None else []
+        asked = sorted(set(still) | set(self._agreement_cells(probs)))
+        looked = np.zeros_like(probs)
+        if asked:
+            trunk, head = self.look  # type: ignore[misc]
+            rows = [DRAWABLE_INDEX.index(i) for i in asked]
+            looked[asked] = head.probabilities(trunk.features(first_crops[rows]), self.allowed, self.prior_shift)
+            if still:
+                probs[still] = with_look(probs[still], looked[still])
         if seated:
             probs[list(DRAWABLE_INDEX)] = hand.adjust(probs[list(DRAWABLE_INDEX)],
                                                       head_embedding(self.model, first_features), self)
         apply_board_context(probs)
+        sureness = probs.max(axis=1)
+        agreed = np.zeros(SIZE * SIZE, bool)
         washed = [i for i in np.flatnonzero(print_contrast(rectified) < WASHED_OUT_BELOW) if i not in _FIXED_INDEX]
+        if self.agreed_uncertain_below is not None and asked:
+            agreed[asked] = True  # (only with a look network: ``agreed_uncertain_below`` needs one)
+            agreed[washed] = False  # a washed-out cell is doubted below, whatever the networks agree on
+            looked[~agreed] = probs[~agreed]  # (board context needs whole rows)
+            apply_board_context(looked)
+            sureness[agreed] = agreement(probs[agreed], looked[agreed])
         if washed:
             # Halfway to knowing nothing: the best guess stays, but never above UNCERTAIN_BELOW.
             probs[washed] = 0.5 * probs[washed] + 0.5 * self.allowed / self.allowed.sum()
-        return probs
+            sureness[washed] = probs[washed].max(axis=1)
+        return probs, sureness, agreed
+
+    def _agreement_cells(self, probs: np.ndarray) -> list[int]:
+        """The cells whose confidence is the two networks' ``agreement`` when the network file has a threshold
+        for it: every likely letter or digit (``AGREEMENT_BELOW``), and any other doubtful cell
+        (``AGREEMENT_ANY_BELOW``). None without one: the look network reads only what the second look left
+        doubtful (``LOOK_BELOW``)."""
+        if self.agreed_uncertain_below is None:
+            return []
+        best, read_as = probs.max(axis=1), probs.argmax(axis=1)
+        wanted = (LETTER_OR_DIGIT_CLASS[read_as] & (best < AGREEMENT_BELOW)) | (best < AGREEMENT_ANY_BELOW)
+        return [int(i) for i in np.flatnonzero(wanted) if i not in _FIXED_INDEX]
 
     def read(self, rectified: np.ndarray,
              hand: SeatHand | None = None) -> tuple[list[str], list[list[float]], list[str]]:
         """(city, confidence 7x7 in [0, 1] with towers 1.0, uncertain cell names).
 
         Every cell carries its best guess in ``city``; those under ``uncertain_below`` are also listed
-        in ``uncertain`` (a letter or digit under ``symbols_uncertain_below``).
+        in ``uncertain`` (a letter or digit under ``symbols_uncertain_below``, or under
+        ``agreed_uncertain_below`` when its confidence is the two networks' ``agreement``).
         """
-        return self._read(self.probabilities(rectified, hand))
+        return self._read(*self._reading(rectified, hand))
 
     def read_with_alternatives(
         self, rectified: np.ndarray, hand: SeatHand | None = None,
     ) -> tuple[list[str], list[list[float]], list[str], dict[str, dict[str, float]]]:
         """``read``'s three answers and each drawable cell's likeliest readings: cell name -> {city
         character: probability} (``BoardReading.alternatives``)."""
-        probs = self.probabilities(rectified, hand)
-        return (*self._read(probs), self.alternatives(probs))
+        probs, sureness, agreed = self._reading(rectified, hand)
+        return (*self._read(probs, sureness, agreed), self.alternatives(probs))
 
     def alternatives(self, probs: np.ndarray) -> dict[str, dict[str, float]]:
         """The likeliest readings of each drawable cell in city notation, from ``probabilities``."""
@@ -255,8 +307,13 @@ class CellReader:
             out[ALL_CELLS[cell]] = likely
         return out
 
-    def _read(self, probs: np.ndarray) -> tuple[list[str], list[list[float]], list[str]]:
+    def _read(self, probs: np.ndarray, sureness: np.ndarray | None = None,
+              agreed: np.ndarray | None = None) -> tuple[list[str], list[list[float]], list[str]]:
+        """``probabilities`` -> ``read``'s answers; ``sureness``: how sure each cell's reading is (default its
+        probability), ``agreed``: which of those are the two networks' ``agreement``."""
         best = probs.argmax(axis=1)
+        sureness = probs.max(axis=1) if sureness is None else sureness
+        agreed = np.zeros(len(probs), bool) if agreed is None else agreed
         city: list[str] = []
         confidence: list[list[float]] = []
         uncertain: list[str] = []
@@ -269,11 +326,20 @@ class CellReader:
                     confs.append(1.0)
                     continue
                 char = self.chars[int(best[i])] or "."
-                p = float(probs[i, best[i]])
+                p = float(sureness[i])
                 chars.append(char)
                 confs.append(round(p, 4))
-                if p < (self.symbols_uncertain_below if LETTER_OR_DIGIT_CLASS[best[i]] else self.uncertain_below):
+                if p < self._threshold(int(best[i]), bool(agreed[i])):
                     uncertain.append(ALL_CELLS[i])
             city.append("".join(chars))
             confidence.append(confs)
         return city, confidence, uncertain
+
+    def _threshold(self, glyph: int, agreed: bool) -> float:
+        """The confidence under which a cell read as ``glyph`` is uncertain; ``agreed``: its confidence is the
+        two networks' ``agreement``."""
+        if not LETTER_OR_DIGIT_CLASS[glyph]:
+            return self.uncertain_below
+        if agreed and self.agreed_uncertain_below is not None:
+            return self.agreed_uncertain_below
+        return self.symbols_uncertain_below
