@@ -108,6 +108,14 @@ def agreement(probs: np.ndarray, look: np.ndarray) -> np.ndarray:
     return np.where(total > 0, at_best / np.maximum(total, 1e-300), 0.0)
 
 
+def wants_agreement(probs: np.ndarray) -> np.ndarray:
+    """Which readings (rows of class probabilities) the look network's ``agreement`` says how sure they are
+    of, when the network file has a threshold for it: a likely letter or digit under ``AGREEMENT_BELOW``,
+    anything under ``AGREEMENT_ANY_BELOW``."""
+    best, read_as = probs.max(axis=1), probs.argmax(axis=1)
+    return (LETTER_OR_DIGIT_CLASS[read_as] & (best < AGREEMENT_BELOW)) | (best < AGREEMENT_ANY_BELOW)
+
+
 def look_path_for(model_path: Path) -> Path:
     """The look network that goes with a cell network: ``cnn.npz`` -> ``look.npz``, ``cnn_without_loose.npz``
     -> ``look_without_loose.npz`` (trained on the same hands: ``vision.cells.train_hands --only look``)."""
@@ -264,15 +272,12 @@ class CellReader:
         return probs, sureness, agreed
 
     def _agreement_cells(self, probs: np.ndarray) -> list[int]:
-        """The cells whose confidence is the two networks' ``agreement`` when the network file has a threshold
-        for it: every likely letter or digit (``AGREEMENT_BELOW``), and any other doubtful cell
-        (``AGREEMENT_ANY_BELOW``). None without one: the look network reads only what the second look left
+        """The cells whose confidence is the two networks' ``agreement`` (``wants_agreement``) when the network
+        file has a threshold for it. None without one: the look network reads only what the second look left
         doubtful (``LOOK_BELOW``)."""
         if self.agreed_uncertain_below is None:
             return []
-        best, read_as = probs.max(axis=1), probs.argmax(axis=1)
-        wanted = (LETTER_OR_DIGIT_CLASS[read_as] & (best < AGREEMENT_BELOW)) | (best < AGREEMENT_ANY_BELOW)
-        return [int(i) for i in np.flatnonzero(wanted) if i not in _FIXED_INDEX]
+        return [int(i) for i in np.flatnonzero(wants_agreement(probs)) if i not in _FIXED_INDEX]
 
     def read(self, rectified: np.ndarray,
              hand: SeatHand | None = None) -> tuple[list[str], list[list[float]], list[str]]:

@@ -115,13 +115,7 @@ from vision.cells.cnn import CNN_PATH, ConvTrunk, trained_on_families
 from vision.cells.dataset import load_digit_split, make_cell_set
 from vision.cells.labels import TRAINING_LANGUAGES
 from vision.cells.model import CellModel
-from vision.cells.reader import (
-    AGREEMENT_ANY_BELOW,
-    AGREEMENT_BELOW,
-    LETTER_OR_DIGIT_CLASS,
-    agreement,
-    look_path_for,
-)
+from vision.cells.reader import LETTER_OR_DIGIT_CLASS, agreement, look_path_for, wants_agreement
 from vision.cells.train import temperature_for_logits
 from vision.synth.hands import FAMILY_NAMES, TRAINING_POOL, WEB_POOL, family, missing_fonts
 
@@ -245,11 +239,9 @@ def unseen_look_probabilities(data: dict[str, tuple[np.ndarray, np.ndarray]]) ->
 
 def agreed_confidence(probs: np.ndarray, look: np.ndarray) -> np.ndarray:
     """How sure the reader is of each cell when the look network's agreement counts: ``reader.agreement``
-    on the cells the reader asks it about (``CellReader._agreement_cells``), the network's own confidence on
-    the others."""
-    best, read_as = probs.max(axis=1), probs.argmax(axis=1)
-    asked = (LETTER_OR_DIGIT_CLASS[read_as] & (best < AGREEMENT_BELOW)) | (best < AGREEMENT_ANY_BELOW)
-    return np.where(asked, agreement(probs, look), best)
+    on the cells the reader asks it about (``reader.wants_agreement``), the network's own confidence on the
+    others."""
+    return np.where(wants_agreement(probs), agreement(probs, look), probs.max(axis=1))
 
 
 def calibrate(data: dict[str, tuple[np.ndarray, np.ndarray]], keep_temperature: bool = False) -> None:
