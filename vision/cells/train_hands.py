@@ -339,9 +339,8 @@ def set_calibration(path: Path, families: list[tuple[np.ndarray, np.ndarray]], k
     threshold = worst_family_threshold(read)
     symbols = max(symbol_doubt_threshold(p, y, threshold) for p, y in read)
     probs = np.concatenate([p for p, _ in read])
-    best, read_as = probs.max(axis=1), probs.argmax(axis=1)
-    limit = np.where(LETTER_OR_DIGIT_CLASS[read_as], symbols, threshold)
-    flagged_right = float(np.mean((read_as == labels) & (best < limit)))
+    read_as = probs.argmax(axis=1)
+    flagged_right = _right_cells_doubted(read_as, labels, probs.max(axis=1), symbols, threshold)
     arrays["temperature"] = np.array(temperature)
     arrays["uncertain_below"] = np.array(threshold)
     arrays["uncertain_below_symbols"] = np.array(symbols)
@@ -350,14 +349,20 @@ def set_calibration(path: Path, families: list[tuple[np.ndarray, np.ndarray]], k
         sure = [agreed_confidence(p, look) for (p, _), look in zip(read, looks, strict=True)]
         agreed = max(symbol_doubt_threshold(p, y, threshold, confidence=c) for (p, y), c in zip(read, sure, strict=True))
         arrays["uncertain_below_agreed"] = np.array(agreed)
-        sure_all = np.concatenate(sure)
-        limit = np.where(LETTER_OR_DIGIT_CLASS[read_as], agreed, threshold)
-        agreed_note = (f"; with the look network's agreement {agreed:.4f} "
-                       f"(right cells flagged: {float(np.mean((read_as == labels) & (sure_all < limit))):.1%})")
+        agreed_right = _right_cells_doubted(read_as, labels, np.concatenate(sure), agreed, threshold)
+        agreed_note = f"; with the look network's agreement {agreed:.4f} (right cells flagged: {agreed_right:.1%})"
     np.savez_compressed(path, **arrays)
     print(f"{path.name}: temperature {temperature:.2f}, uncertain below {threshold:.3f}, letters and digits "
           f"below {symbols:.4f} (right cells flagged: {flagged_right:.1%}){agreed_note}, fitted on hands it never saw",
           flush=True)
+
+
+def _right_cells_doubted(read_as: np.ndarray, labels: np.ndarray, confidence: np.ndarray, letter_threshold: float,
+                         plain_threshold: float) -> float:
+    """The share of cells read right and doubted all the same: letters and digits under ``letter_threshold``,
+    the others under ``plain_threshold``."""
+    limit = np.where(LETTER_OR_DIGIT_CLASS[read_as], letter_threshold, plain_threshold)
+    return float(np.mean((read_as == labels) & (confidence < limit)))
 
 
 def temperature_for_unseen(logits: np.ndarray, labels: np.ndarray) -> float:
