@@ -335,3 +335,22 @@ def test_a_hand_never_trained_on_is_read_or_reported_uncertain(family):
     confident = (report.cell_errors - report.errors_flagged) / report.cells
     assert confident <= 0.005, report.lines()
     assert report.right_flagged / report.cells <= 0.5, report.lines()
+
+
+def test_a_hand_names_where_its_letters_come_from():
+    assert Hand(letter_font=str(font_path("truetype/breip/Breip.ttf"))).letter_source == "Breip"
+    assert Hand(font=3).letter_source == "hershey:3"
+    assert Hand().letter_source == "strokes"
+
+
+def test_the_misreads_are_split_by_the_hands_letters_and_add_up():
+    """``bench_hands --by-font``: every board's cells and misreads go to the letter source of the hand that drew
+    it, so the split adds up to the family's figures, and each source is one of the family's."""
+    reader = CellReader("en", model_path=unseen_model_path("round"))
+    report = evaluate(reader, 6, 4343, languages=("en", "it"), families=("round",), walls_outer_only=True)
+    split = report.per_letter_source
+    assert sum(cells for cells, _, _ in split.values()) == report.cells
+    assert sum(wrong for _, wrong, _ in split.values()) == report.cell_errors
+    assert sum(confident for _, _, confident in split.values()) == report.cell_errors - report.errors_flagged
+    round_sources = {Hand(letter_font=str(font_path(s))).letter_source for s in family("round").letters}
+    assert set(split) <= round_sources and len(split) >= 2

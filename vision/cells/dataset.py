@@ -83,7 +83,7 @@ def photographed_board(
     city: Sequence[str], rng: np.random.Generator, *, language: str = "en",
     digit_bitmaps: Mapping[int, Sequence[np.ndarray]] | None = None, tilt_deg: float = 30.0,
     jitter_px: float = 1.2, cell_px_range: tuple[float, float] = CAMERA_CELL_PX,
-    families: Sequence[str] | None = None, camera_pixels: bool = False,
+    families: Sequence[str] | None = None, camera_pixels: bool = False, drawn_by: list[Hand] | None = None,
 ) -> np.ndarray | None:
     """Render, photograph and locate one board; the rectified image (None if it was not found).
 
@@ -91,12 +91,15 @@ def photographed_board(
     ``families``: the hand families (``vision.synth.hands``) the board's hand is drawn from (all if None).
     ``camera_pixels``: drawn and seen as at a table: a font's letters written with the hand's marker, the
     board's pixels averaged down as a camera's are (else sampled at a point, as the first boards were).
+    ``drawn_by``: the hand that drew the board is appended to it (found or not).
     """
     seat = int(rng.integers(5))
     cell_px = int(rng.integers(44, 76))
     hand = Hand.random(rng, families=tuple(families) if families else None)
     if camera_pixels:
         hand = dataclasses.replace(hand, marker_letters=True)
+    if drawn_by is not None:
+        drawn_by.append(hand)
     board = render_board(city, rng, cell_px=cell_px, seat=seat, language=language, digit_bitmaps=digit_bitmaps,
                          hand=hand)
     fill = SIZE * float(rng.uniform(*cell_px_range)) / min(_PHOTO_FRAME)

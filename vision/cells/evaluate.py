@@ -21,6 +21,7 @@ from companion.layout import ALL_CELLS, SIZE
 from vision.cells.dataset import CAMERA_CELL_PX, balanced_city, photographed_board
 from vision.cells.labels import glyph_for_char
 from vision.cells.reader import DRAWABLE_INDEX, CellReader
+from vision.synth.drawings import Hand
 
 
 @dataclass
@@ -35,6 +36,9 @@ class Report:
     right_flagged: int = 0  # right cells needlessly flagged uncertain
     read_seconds: list[float] = field(default_factory=list)
     per_class: dict[str, list[int]] = field(default_factory=dict)  # glyph -> [seen, wrong]
+    # where the board's letters and digits come from (``Hand.letter_source``) -> [cells, wrong, wrong and not
+    # flagged uncertain]: which of a family's hands the misreads belong to
+    per_letter_source: dict[str, list[int]] = field(default_factory=dict)
     digit_cells: int = 0
     digit_right: int = 0
 
@@ -81,9 +85,10 @@ def evaluate(reader: CellReader, n_boards: int, seed: int, *, digit_boards: int 
         with_digits = made >= n_boards
         language = reader.language if languages == ("en",) else str(rng.choice(list(languages)))
         city = balanced_city(rng, language, walls_outer_only=walls_outer_only)
+        drawn_by: list[Hand] = []
         rectified = photographed_board(city, rng, language=language, jitter_px=0.0, cell_px_range=cell_px_range,
                                        digit_bitmaps=test_digits if with_digits else None, families=families,
-                                       camera_pixels=camera_pixels)
+                                       camera_pixels=camera_pixels, drawn_by=drawn_by)
         if rectified is None:
             report.not_found += 1
             continue
@@ -119,6 +124,10 @@ def evaluate(reader: CellReader, n_boards: int, seed: int, *, digit_boards: int 
             report.cell_errors += wrong
             report.boards_perfect += wrong == 0
             report.boards_no_confident_error += confident_wrong == 0
+            source = report.per_letter_source.setdefault(drawn_by[0].letter_source, [0, 0, 0])
+            source[0] += len(DRAWABLE_INDEX)
+            source[1] += wrong
+            source[2] += confident_wrong
     return report
 
 

@@ -9,6 +9,7 @@ board looks like one person drew it, and many hands give the classifier its vari
 from __future__ import annotations
 
 from dataclasses import dataclass
+from pathlib import Path
 
 import cv2
 import numpy as np
@@ -141,6 +142,14 @@ class Hand:
     # A font's letters written with this hand's marker (``hands.marker_glyph``: no stroke thinner than the pen)
     # rather than as the font draws them, hairlines and all.
     marker_letters: bool = False
+
+    @property
+    def letter_source(self) -> str:
+        """Where this hand's letters and digits come from, by name: a font file's name, ``hershey:N`` or
+        ``strokes`` (``bench_hands --by-font`` groups misreads by it)."""
+        if self.letter_font:
+            return Path(self.letter_font).stem
+        return f"hershey:{self.font}" if self.font >= 0 else "strokes"
 
     @classmethod
     def _classic(cls, rng: np.random.Generator) -> Hand:
