@@ -1,6 +1,6 @@
 """Leave one hand out: each family of hands read by the cell network that was never trained on it.
 
-    .venv/bin/python benchmarks/bench_hands.py [--boards 60] [--seed 4242] [--new-hands] [--camera-pixels] [--by-font]
+    .venv/bin/python benchmarks/bench_hands.py [--boards 60] [--seed 4242] [--new-hands] [--camera-pixels] [--camera-processing] [--by-font]
 
 The figure that predicts a real table. The cell network is trained on five families of hands
 (``vision.synth.hands``: where letters and digits come from, how walls, crates, churches, houses and
@@ -27,6 +27,10 @@ dry-erase marker (no hairline thinner than the pen), and the board's pixels aver
 as a camera's pixels average the light. Without it boards are photographed as the first training boards were,
 one point sampled a pixel, where a stroke thinner than the shrink breaks up or vanishes. A reader that does
 much worse on one rendering than on the other has learned how the generator forms a picture.
+
+``--camera-processing`` sends every photo through what a camera does to it before a program sees it: one
+colour a pixel (a Bayer filter) interpolated back, sharpened, JPEG with the colour at half resolution
+(``vision.board.dataset.processed_by_camera``). No network was trained on such pictures: another camera.
 
 ``--by-font`` splits each family's figures by where its letters and digits come from (a font, a Hershey font,
 the stroke font): a family's misreads are seldom spread over its hands, and which hand they come from says
@@ -88,6 +92,8 @@ def main() -> int:
                         help="also each family's misreads by where its letters come from (a font, Hershey, strokes)")
     parser.add_argument("--camera-pixels", action="store_true",
                         help="letters written with the marker, pixels averaged as a camera's (see above)")
+    parser.add_argument("--camera-processing", action="store_true",
+                        help="every photo demosaiced, sharpened and JPEG-compressed as a camera sends it (see above)")
     args = parser.parse_args()
     missing = missing_fonts()
     if missing:
@@ -100,8 +106,10 @@ def main() -> int:
         return 2
     print(art_summary())
     print(f"{args.boards} boards a family (+{args.digit_boards} with load_digits churches), seed {args.seed}, "
-          + ("letters in marker, pixels averaged as a camera's" if args.camera_pixels else "pixels point-sampled"))
+          + ("letters in marker, pixels averaged as a camera's" if args.camera_pixels else "pixels point-sampled")
+          + (", demosaiced, sharpened and JPEG-compressed as a camera sends them" if args.camera_processing else ""))
     print(f"{'family left out':<16}{'misread':>9}{'confident':>11}{'boards ok':>11}{'doubted':>9}{'digits':>9}  worst classes")
+    pictures = {"camera_pixels": args.camera_pixels, "camera_processing": args.camera_processing}
     totals = Report()
     worst_misread = worst_confident = 0.0
     t0 = time.perf_counter()
@@ -113,7 +121,7 @@ def main() -> int:
             return 2
         reader = CellReader("en", model_path=path)
         report = evaluate(reader, args.boards, args.seed + k, digit_boards=args.digit_boards,
-                          languages=("en", "it", "fr"), families=(family,), walls_outer_only=True, camera_pixels=args.camera_pixels)
+                          languages=("en", "it", "fr"), families=(family,), walls_outer_only=True, **pictures)
         misread, confident, perfect = _figures(report)
         worst_misread, worst_confident = max(worst_misread, misread), max(worst_confident, confident)
         worst = sorted(report.per_class.items(), key=lambda kv: -kv[1][1] / max(kv[1][0], 1))[:3]
@@ -136,7 +144,7 @@ def main() -> int:
     if args.new_hands:
         # Letters from fonts that no network was trained on, the shipped one included, drawn in every style.
         report = evaluate(shipped, args.boards, args.seed + len(FAMILY_NAMES), digit_boards=args.digit_boards,
-                          languages=("en", "it", "fr"), families=(NEW_HANDS.name,), walls_outer_only=True, camera_pixels=args.camera_pixels)
+                          languages=("en", "it", "fr"), families=(NEW_HANDS.name,), walls_outer_only=True, **pictures)
         misread, confident, perfect = _figures(report)
         print(f"the shipped reader on {len(NEW_HANDS.letters)} hands no network learned:\n"
               f"  {NEW_HANDS.name:<14}{misread:>9.2%}{confident:>11.2%}{perfect:>11.1%}{_doubted(report):>9.1%}")
@@ -144,7 +152,7 @@ def main() -> int:
         print("the shipped reader (its network trained on every family) on the same boards:")
         for family in args.families:
             report = evaluate(shipped, args.boards, args.seed + FAMILY_NAMES.index(family), languages=("en", "it", "fr"),
-                              families=(family,), walls_outer_only=True, camera_pixels=args.camera_pixels)
+                              families=(family,), walls_outer_only=True, **pictures)
             misread, confident, perfect = _figures(report)
             print(f"  {family:<14}{misread:>9.2%}{confident:>11.2%}{perfect:>11.1%}{_doubted(report):>9.1%}")
     return 0

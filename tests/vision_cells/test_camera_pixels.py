@@ -113,3 +113,40 @@ def test_a_hand_never_trained_on_seen_as_a_camera_sees_it_is_read_or_reported_un
     assert report.boards == 12
     assert (report.cell_errors - report.errors_flagged) / report.cells <= 0.005, report.lines()
     assert report.right_flagged / report.cells <= 0.5, report.lines()
+
+
+def test_a_camera_s_processing_keeps_each_colour_where_it_was():
+    """``processed_by_camera``: a red marker stays red and a blue one blue through the Bayer filter and back
+    (a filter read in the wrong order swaps them, and a blue stroke then reads as a pale one)."""
+    from vision.board.dataset import processed_by_camera
+
+    frame = np.full((64, 96, 3), 235, np.uint8)
+    frame[:, :48] = (40, 40, 200)  # red (BGR)
+    frame[:, 48:] = (200, 60, 30)  # blue
+    for seed in range(4):  # both demosaicing methods, sharpening and JPEG vary with the seed
+        out = processed_by_camera(frame, np.random.default_rng(seed))
+        assert out.shape == frame.shape and out.dtype == np.uint8
+        red, blue = out[8:56, 8:40].mean(axis=(0, 1)), out[8:56, 56:88].mean(axis=(0, 1))
+        assert red[2] > red[0] + 100 and blue[0] > blue[2] + 100, (red, blue)
+        assert np.abs(out.astype(int) - frame.astype(int))[8:56, 8:40].max() < 40
+
+
+def test_a_camera_s_processing_softens_a_thin_stroke_but_keeps_it():
+    from vision.board.dataset import processed_by_camera
+
+    frame = np.full((64, 64, 3), 230, np.uint8)
+    frame[:, 31] = (150, 60, 20)  # a one-pixel blue line
+    out = cv2.cvtColor(processed_by_camera(frame, np.random.default_rng(1)), cv2.COLOR_BGR2GRAY).astype(int)
+    before = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY).astype(int)
+    assert out[:, 29:34].min(axis=1).mean() < before[:, 0].mean() - 40  # still a dark line
+    assert not np.array_equal(out, before)
+
+
+def test_a_board_sent_as_a_camera_sends_it_is_found_and_without_it_nothing_changes():
+    city = balanced_city(np.random.default_rng(4), "en")
+    plain = photographed_board(city, np.random.default_rng(9), families=("tidy",))
+    unchanged = photographed_board(city, np.random.default_rng(9), families=("tidy",), camera_processing=False)
+    processed = photographed_board(city, np.random.default_rng(9), families=("tidy",), camera_processing=True)
+    assert plain is not None and unchanged is not None and processed is not None
+    assert np.array_equal(plain, unchanged)
+    assert np.abs(plain.astype(np.int16) - processed.astype(np.int16)).mean() > 0.5

@@ -64,11 +64,12 @@ def board_homography(rng: np.random.Generator, board_side: int, frame_size: tupl
 def photograph(board: np.ndarray, alpha: np.ndarray | None, rng: np.random.Generator, *,
                frame_size: tuple[int, int] = (960, 720), rotation_deg: float | None = None,
                tilt_deg: float = 20.0, fill: tuple[float, float] = (0.5, 0.8),
-               lighting: bool = True, area_average: bool = False) -> BoardPhoto:
+               lighting: bool = True, area_average: bool = False, camera_processing: bool = False) -> BoardPhoto:
     """Lay ``board`` (square BGR, 7 cells) on a table and take a picture of it.
 
     ``area_average``: the board averaged down to the frame's scale first, as a camera's pixels average the
-    light (``shrunk_for_warp``); else sampled at one point a pixel, where thin strokes break up."""
+    light (``shrunk_for_warp``); else sampled at one point a pixel, where thin strokes break up.
+    ``camera_processing``: the picture as a camera sends it (``processed_by_camera``), not the light itself."""
     width, height = frame_size
     side = board.shape[0]
     h = board_homography(rng, side, frame_size, rotation_deg=rotation_deg, tilt_deg=tilt_deg, fill=fill)
@@ -83,6 +84,8 @@ def photograph(board: np.ndarray, alpha: np.ndarray | None, rng: np.random.Gener
     frame = (frame * (1 - mask) + warped * mask).astype(np.float32)
     if lighting:
         frame = _light(frame, rng)
+    if camera_processing:
+        frame = processed_by_camera(frame, rng)
     corners = cv2.perspectiveTransform(
         np.array([[[0, 0], [side, 0], [side, side], [0, side]]], np.float64), h)[0]
     return BoardPhoto(frame=np.clip(frame, 0, 255).astype(np.uint8), corners=corners)
@@ -112,6 +115,28 @@ def _light(frame: np.ndarray, rng: np.random.Generator) -> np.ndarray:
         frame = cv2.GaussianBlur(frame, (0, 0), sigma)
     frame = frame + rng.normal(0, rng.uniform(1, 5), frame.shape).astype(np.float32)
     return frame
+
+
+def processed_by_camera(frame: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """What a camera makes of the light on its sensor before a program sees it: one colour a pixel (an RGGB
+    Bayer filter), the other two interpolated back (OpenCV's demosaicing, bilinear or edge-aware), an unsharp
+    mask (webcams and phones sharpen), and JPEG at quality 60-90 with the colour at half resolution (4:2:0,
+    OpenCV's default, as MJPEG webcams send it). A sensor with as many pixels as the frame, as most USB
+    webcams have; one with more, scaled down (the Pi's camera module), shows less of it."""
+    image = np.clip(frame, 0, 255).astype(np.uint8)
+    mosaic = np.empty(image.shape[:2], np.uint8)
+    mosaic[0::2, 0::2] = image[0::2, 0::2, 2]  # red
+    mosaic[0::2, 1::2] = image[0::2, 1::2, 1]  # green
+    mosaic[1::2, 0::2] = image[1::2, 0::2, 1]  # green
+    mosaic[1::2, 1::2] = image[1::2, 1::2, 0]  # blue
+    demosaic = cv2.COLOR_BayerRGGB2BGR_EA if rng.random() < 0.5 else cv2.COLOR_BayerRGGB2BGR
+    image = cv2.cvtColor(mosaic, demosaic)
+    amount = float(rng.uniform(0.3, 1.2))
+    soft = cv2.GaussianBlur(image, (0, 0), float(rng.uniform(0.8, 1.6)))
+    image = cv2.addWeighted(image, 1.0 + amount, soft, -amount, 0.0)
+    ok, data = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(60, 91))])
+    assert ok
+    return cv2.imdecode(data, cv2.IMREAD_COLOR)
 
 
 def rectified_error(found_corners: np.ndarray, true_corners: np.ndarray) -> float:

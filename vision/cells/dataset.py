@@ -83,7 +83,8 @@ def photographed_board(
     city: Sequence[str], rng: np.random.Generator, *, language: str = "en",
     digit_bitmaps: Mapping[int, Sequence[np.ndarray]] | None = None, tilt_deg: float = 30.0,
     jitter_px: float = 1.2, cell_px_range: tuple[float, float] = CAMERA_CELL_PX,
-    families: Sequence[str] | None = None, camera_pixels: bool = False, drawn_by: list[Hand] | None = None,
+    families: Sequence[str] | None = None, camera_pixels: bool = False, camera_processing: bool = False,
+    drawn_by: list[Hand] | None = None,
 ) -> np.ndarray | None:
     """Render, photograph and locate one board; the rectified image (None if it was not found).
 
@@ -91,7 +92,8 @@ def photographed_board(
     ``families``: the hand families (``vision.synth.hands``) the board's hand is drawn from (all if None).
     ``camera_pixels``: drawn and seen as at a table: a font's letters written with the hand's marker, the
     board's pixels averaged down as a camera's are (else sampled at a point, as the first boards were).
-    ``drawn_by``: the hand that drew the board is appended to it (found or not).
+    ``camera_processing``: the photo as a camera sends it (``board.dataset.processed_by_camera``: demosaiced,
+    sharpened, JPEG). ``drawn_by``: the hand that drew the board is appended to it (found or not).
     """
     seat = int(rng.integers(5))
     cell_px = int(rng.integers(44, 76))
@@ -104,7 +106,7 @@ def photographed_board(
                          hand=hand)
     fill = SIZE * float(rng.uniform(*cell_px_range)) / min(_PHOTO_FRAME)
     photo = photograph(board.image, board.alpha, rng, frame_size=_PHOTO_FRAME, tilt_deg=tilt_deg, fill=(fill, fill),
-                       area_average=camera_pixels)
+                       area_average=camera_pixels, camera_processing=camera_processing)
     found = [b for b in find_boards(photo.frame) if b.seat == seat]
     if not found:
         return None
