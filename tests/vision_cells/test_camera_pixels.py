@@ -150,3 +150,16 @@ def test_a_board_sent_as_a_camera_sends_it_is_found_and_without_it_nothing_chang
     assert plain is not None and unchanged is not None and processed is not None
     assert np.array_equal(plain, unchanged)
     assert np.abs(plain.astype(np.int16) - processed.astype(np.int16)).mean() > 0.5
+
+
+def test_a_camera_s_processing_leaves_the_boards_drawn_after_it_alone():
+    """The processing draws its randomness from the photo, not from the boards' stream: the next board is the
+    same board with or without it, so ``bench_hands --camera-processing`` compares the very same photos."""
+    drawn = {}
+    for processing in (False, True):
+        rng, hands = np.random.default_rng(21), []
+        for _ in range(2):
+            city = balanced_city(rng, "en")
+            photographed_board(city, rng, families=("quick",), camera_processing=processing, drawn_by=hands)
+        drawn[processing] = (hands, city)
+    assert drawn[False] == drawn[True]
