@@ -130,11 +130,12 @@ def main() -> int:
               + ", ".join(f"{g} {w}/{s}" for g, (s, w) in worst if w))
         if args.by_font:
             print(_by_letter_source(report))
-        for name in ("boards", "cells", "cell_errors", "errors_flagged", "right_flagged", "boards_perfect"):
+        for name in ("boards", "cells", "cell_errors", "errors_flagged", "right_flagged", "boards_perfect", "not_found"):
             setattr(totals, name, getattr(totals, name) + getattr(report, name))
     misread, confident, perfect = _figures(totals)
     print(f"{'all, unseen':<16}{misread:>9.2%}{confident:>11.2%}{perfect:>11.1%}{_doubted(totals):>9.1%}")
     print("(doubted: right cells listed uncertain all the same, the price of the honest confidence)")
+    print(f"photos whose board the localiser did not find: {totals.not_found} (drawn again, not counted above)")
     print(f"worst family: misread {worst_misread:.2%} (target <= {TARGET_MISREAD:.0%}), with confidence "
           f"{worst_confident:.2%} (target <= {TARGET_CONFIDENT:.1%}) -> "
           f"{'at target' if worst_misread <= TARGET_MISREAD and worst_confident <= TARGET_CONFIDENT else 'NOT at target'}"
