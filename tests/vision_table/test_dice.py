@@ -562,3 +562,19 @@ def test_training_draws_far_views_and_labels_each_die_found_with_its_face():
     assert stats["dice"] == 30 and len(x) == len(y) >= 27
     agree = DiceClassifier().predict_proba(x).argmax(axis=1) == y
     assert agree.sum() >= len(y) - 1
+
+
+def test_training_draws_trays_as_a_camera_sends_them_and_still_labels_their_dice():
+    """``--processed-share``: those trays go through a camera's processing (demosaiced, sharpened, JPEG) before
+    their dice are read, and each die found is labelled with its face as before."""
+    from vision.dice.reader import DiceClassifier
+    from vision.dice.train import labelled_features
+
+    plain = labelled_features(4, seed=17)
+    processed = labelled_features(4, seed=17, processed_share=1.0)
+    assert processed[2]["dice"] == plain[2]["dice"] == 20 and len(processed[1]) >= 18
+    assert not np.array_equal(plain[0][:5], processed[0][:5])  # other pixels, other features
+    # Labelled right: the classifier reads most of them as labelled (a die labelled with a neighbour's face, or
+    # by chance, would agree one time in six).
+    agree = DiceClassifier().predict_proba(processed[0]).argmax(axis=1) == processed[1]
+    assert agree.sum() >= 0.85 * len(processed[1])
