@@ -90,6 +90,8 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--trays", type=int, default=30, help="trays per floor and size group (5 dice each)")
     parser.add_argument("--seed", type=int, default=20_261_124)
+    parser.add_argument("--camera-processing", action="store_true",
+                        help="every frame demosaiced, sharpened and JPEG-compressed as a webcam sends it (the same trays)")
     args = parser.parse_args(argv)
     if args.trays < 1:
         print("bench_dice: --trays must be at least 1", file=sys.stderr)
@@ -98,13 +100,16 @@ def main(argv: list[str] | None = None) -> int:
     t0 = time.perf_counter()
     by_size: dict[str, list[DiceReport]] = {name: [] for name in SIZE_GROUPS}
     total = [0, 0]
-    print(f"dice read right, {args.trays} trays (5 dice) per floor and size group, camera 48-90 cm:")
+    print(f"dice read right, {args.trays} trays (5 dice) per floor and size group, camera 48-90 cm"
+          + (", every frame demosaiced, sharpened and JPEG-compressed as a webcam sends it:" if args.camera_processing
+             else ":"))
     floors = (*HELD_OUT_FLOORS, *CLASSIC_FLOORS)
     for f, floor in enumerate(floors):
         reports = []
         for g, (name, make) in enumerate(SIZE_GROUPS.items()):
             seed = args.seed + 1000 * g + f
-            report = evaluate(args.trays, seed, look=lambda rng, make=make, floor=floor: make(floor, rng), reader=reader)
+            report = evaluate(args.trays, seed, look=lambda rng, make=make, floor=floor: make(floor, rng), reader=reader,
+                              camera_processing=args.camera_processing)
             reports.append(report)
             by_size[name].append(report)
         right, dice = tally(reports)

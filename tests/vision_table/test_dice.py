@@ -578,3 +578,16 @@ def test_training_draws_trays_as_a_camera_sends_them_and_still_labels_their_dice
     # by chance, would agree one time in six).
     agree = DiceClassifier().predict_proba(processed[0]).argmax(axis=1) == processed[1]
     assert agree.sum() >= 0.85 * len(processed[1])
+
+
+def test_a_tray_sent_as_a_webcam_sends_it_is_the_same_tray():
+    """``bench_dice --camera-processing``: the processing draws its randomness from the picture, so the trays and
+    dice (and every tray after them) are those of the run without it; only the pixels differ."""
+    look = TrayLook("orange", 260.0, 170.0, 16.0)
+    plain_rng, processed_rng = np.random.default_rng(8), np.random.default_rng(8)
+    for _ in range(2):
+        plain, plain_dice, plain_h = tray_scene(plain_rng, look=look)
+        processed, processed_dice, processed_h = tray_scene(processed_rng, look=look, camera_processing=True)
+        assert [(d.face, d.top_mm) for d in plain_dice] == [(d.face, d.top_mm) for d in processed_dice]
+        assert np.allclose(plain_h, processed_h) and plain.shape == processed.shape
+        assert np.abs(plain.astype(np.int16) - processed.astype(np.int16)).mean() > 0.5

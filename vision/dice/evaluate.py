@@ -58,12 +58,13 @@ class DiceReport:
 def evaluate(
     n_trays: int = 400, seed: int = 1_000_003, touching: bool | None = None, camera_cm: float | None = None,
     look: Callable[[np.random.Generator], TrayLook] | None = None, reader: DiceReader | None = None,
-    remember: bool = False,
+    remember: bool = False, camera_processing: bool = False,
 ) -> DiceReport:
     """The reader on ``n_trays`` synthetic trays; with ``camera_cm``, seen from that height (+-10 %, where
     the tray lies in the frame); with ``look``, trays it draws (floor, size, dice), else the reference
     tray of the drawn floors. Each tray is another table unless ``remember`` (throws on one table: the
-    reader keeps what it measured of the tray and dice)."""
+    reader keeps what it measured of the tray and dice). ``camera_processing``: every frame as a webcam sends it
+    (``tray_scene``), the very same trays."""
     rng = np.random.default_rng(seed)
     reader = reader or DiceReader()
     report = DiceReport(0, 0, 0, 0, 0, 0, Counter(), 0.0)
@@ -71,7 +72,8 @@ def evaluate(
     for _ in range(n_trays):
         px_per_mm = None if camera_cm is None else px_per_mm_at(camera_cm) * float(rng.uniform(0.9, 1.1))
         tray_look = None if look is None else look(rng)
-        frame, dice, _ = tray_scene(rng, touching=touching, px_per_mm=px_per_mm, look=tray_look)
+        frame, dice, _ = tray_scene(rng, touching=touching, px_per_mm=px_per_mm, look=tray_look,
+                                    camera_processing=camera_processing)
         markers = detect_markers(frame, (TRAY_LAYOUT,))
         if not remember:
             reader.forget()  # another table: nothing remembered of the last tray and dice

@@ -8,11 +8,13 @@ from __future__ import annotations
 
 import functools
 import math
+import zlib
 from dataclasses import dataclass
 
 import cv2
 import numpy as np
 
+from vision.board.dataset import processed_by_camera
 from vision.dice.geometry import DIE_MM, STICKER_MM, TRAY_H_MM, TRAY_W_MM, tray_layout
 from vision.marker_plane import marker_image
 from vision.observation import DIE_FACES
@@ -556,13 +558,16 @@ def tray_scene(
     canvas_size: tuple[int, int] | None = None,
     effects: bool = True,
     look: TrayLook | None = None,
+    camera_processing: bool = False,
 ) -> tuple[np.ndarray, list[PlacedDie], np.ndarray]:
     """A camera view of the tray alone (for training and testing the dice reader), at ``px_per_mm`` or
     as the table camera gives it from any height it may hang at (``camera_px_per_mm``); the tray, its
     floor and dice as ``look`` says (the reference 240 x 160 mm tray of 16 mm dice by default).
 
     Returns (BGR frame, the dice at rest, homography tray mm -> frame px). The frame is 720 x 560 unless
-    told, larger for a tray larger than the reference one.
+    told, larger for a tray larger than the reference one. ``camera_processing``: the frame as a webcam sends
+    it (``vision.board.dataset.processed_by_camera``), its randomness drawn from the picture so that the trays
+    are the same with it as without it.
     """
     look = look or TrayLook()
     if canvas_size is None:
@@ -583,6 +588,8 @@ def tray_scene(
     frame = np.clip(table * (1 - cover) + seen * cover + 0.5, 0, 255).astype(np.uint8)
     if effects:
         frame = camera_effects(frame, rng)
+    if camera_processing:
+        frame = processed_by_camera(frame, np.random.default_rng(zlib.crc32(frame.tobytes())))
     return frame, dice, to_frame
 
 
