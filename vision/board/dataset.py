@@ -86,9 +86,7 @@ def photograph(board: np.ndarray, alpha: np.ndarray | None, rng: np.random.Gener
     if lighting:
         frame = _light(frame, rng)
     if camera_processing:
-        # A random stream of its own, drawn from the picture: the same boards with it as without it (the
-        # benchmark's figures compare the very same photos), and the ones after them too.
-        frame = processed_by_camera(frame, np.random.default_rng(zlib.crc32(frame.tobytes())))
+        frame = processed_by_camera(frame)
     corners = cv2.perspectiveTransform(
         np.array([[[0, 0], [side, 0], [side, side], [0, side]]], np.float64), h)[0]
     return BoardPhoto(frame=np.clip(frame, 0, 255).astype(np.uint8), corners=corners)
@@ -120,12 +118,17 @@ def _light(frame: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     return frame
 
 
-def processed_by_camera(frame: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+def processed_by_camera(frame: np.ndarray, rng: np.random.Generator | None = None) -> np.ndarray:
     """What a camera makes of the light on its sensor before a program sees it: one colour a pixel (an RGGB
     Bayer filter), the other two interpolated back (OpenCV's demosaicing, bilinear or edge-aware), an unsharp
     mask (webcams and phones sharpen), and JPEG at quality 60-90 with the colour at half resolution (4:2:0,
     OpenCV's default, as MJPEG webcams send it). A sensor with as many pixels as the frame, as most USB
-    webcams have; one with more, scaled down (the Pi's camera module), shows less of it."""
+    webcams have; one with more, scaled down (the Pi's camera module), shows less of it.
+
+    Without ``rng`` its randomness is drawn from the picture itself, so that a scene drawn with it is the same
+    scene as without it, and so are the ones drawn after it (the benchmarks compare the very same photos)."""
+    if rng is None:
+        rng = np.random.default_rng(zlib.crc32(np.ascontiguousarray(frame).tobytes()))
     image = np.clip(frame, 0, 255).astype(np.uint8)
     mosaic = np.empty(image.shape[:2], np.uint8)
     mosaic[0::2, 0::2] = image[0::2, 0::2, 2]  # red

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import functools
 import math
-import zlib
 from dataclasses import dataclass
 
 import cv2
@@ -589,7 +588,7 @@ def tray_scene(
     if effects:
         frame = camera_effects(frame, rng)
     if camera_processing:
-        frame = processed_by_camera(frame, np.random.default_rng(zlib.crc32(frame.tobytes())))
+        frame = processed_by_camera(frame)
     return frame, dice, to_frame
 
 
