@@ -123,6 +123,18 @@ class WatchedSource:
                                  if failed else f"{self.spec}: the replay has ended")
             return None
 
+    def detail(self) -> np.ndarray | None:
+        """The last frame's moment at the camera's full resolution, when the camera gives one (``PiCameraSource``
+        with board_detail); None otherwise. Never raises."""
+        with self._lock:
+            detail = getattr(self._source, "detail", None)
+            if not callable(detail):
+                return None
+            try:
+                return detail()
+            except Exception:  # the next read finds out whether the camera is still there
+                return None
+
     def close(self) -> None:
         self._closed.set()
         self._wake.set()

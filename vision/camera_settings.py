@@ -46,9 +46,14 @@ DEFAULTS: dict[str, dict[str, Any]] = {
     "camera": {
         # what the vision pipeline reads: 1080p, the size the synthetic test tables are rendered at
         "size": [1920, 1080],
-        # IMX708 (Camera Module 3) 2x2-binned mode: the WHOLE field of view at 1080p-ish cost; without it
-        # picamera2 may pick a cropped mode and the wide lens loses the table's edges
-        "sensor_size": [2304, 1296],
+        # IMX708 (Camera Module 3) full-resolution mode (up to 14 fps): the WHOLE field of view, every pixel
+        # the sensor has; without it picamera2 may pick a cropped mode and the wide lens loses the table's edges
+        "sensor_size": [4608, 2592],
+        # the boards read from the sensor's full resolution (a second stream at sensor_size, copied only when a
+        # board is read) while everything else reads ``size``: a cell of 70 px instead of 29 at 75 cm, half the
+        # misreads on a hand the networks never saw (hardware.md). false: one stream of ``size``, and
+        # sensor_size may then be the 2x2-binned [2304, 1296], brighter in a dim room
+        "board_detail": True,
         # the table changes at human speed; 10 fps leaves CPU to the reader and allows long exposures
         "frame_rate": 10.0,
     },
@@ -85,6 +90,10 @@ def _check_value(source: str, section: str, key: str, value: object, default: ob
         if value not in allowed:
             raise UserError(f"{where} must be one of {', '.join(allowed)}, not {value!r}")
         return value
+    if isinstance(default, bool):
+        if not isinstance(value, bool):
+            raise UserError(f"{where} must be true or false, not {value!r}")
+        return value
     if isinstance(default, list):
         if (
             not isinstance(value, list)
@@ -114,6 +123,12 @@ def validate_settings(raw: Mapping[str, Any], source: str = "camera settings") -
             if key not in DEFAULTS[section]:
                 raise UserError(f"{source}: unknown setting [{section}] {key}")
             settings[section][key] = _check_value(source, section, key, value, DEFAULTS[section][key])
+    camera = settings["camera"]
+    if camera["board_detail"] and not all(s > f for s, f in zip(camera["sensor_size"], camera["size"], strict=True)):
+        raise UserError(
+            f"{source}: [camera] board_detail needs a sensor_size larger than size ({camera['sensor_size']} is not "
+            f"larger than {camera['size']}); set board_detail = false for one stream"
+        )
     exposure = settings["exposure"]
     frame_us = 1e6 / settings["camera"]["frame_rate"]
     if exposure["mode"] == "locked" and exposure["exposure_time_us"] > frame_us:
@@ -197,13 +212,19 @@ def picamera2_configuration(picam2: Any, settings: Mapping[str, Mapping[str, Any
     "RGB888" in picamera2 is laid out B, G, R in memory: exactly OpenCV's BGR, no conversion needed.
     """
     camera = settings["camera"]
-    main = {"size": tuple(camera["size"]), "format": "RGB888"}
     sensor = {"output_size": tuple(camera["sensor_size"]), "bit_depth": 10}
-    # two buffers: the reader always wants the newest frame, not a queue of stale ones
+    streams: dict[str, Any] = {"main": {"size": tuple(camera["size"]), "format": "RGB888"}, "buffer_count": 2}
+    if camera["board_detail"]:
+        # The full picture is "main" (picamera2's larger stream), the frame the pipeline reads "lores" (YUV420:
+        # the one format a Pi 4's second stream has). A third buffer: the source holds the frame's request
+        # until the next frame, in case a board is read from it.
+        streams = {"main": {"size": tuple(camera["sensor_size"]), "format": "RGB888"},
+                   "lores": {"size": tuple(camera["size"]), "format": "YUV420"}, "buffer_count": 3}
+    # few buffers: the reader always wants the newest frame, not a queue of stale ones
     try:
-        return picam2.create_video_configuration(main=main, sensor=sensor, buffer_count=2)
+        return picam2.create_video_configuration(sensor=sensor, **streams)
     except TypeError:  # picamera2 older than 0.3.13 has no sensor= argument; it then picks the mode itself
-        return picam2.create_video_configuration(main=main, buffer_count=2)
+        return picam2.create_video_configuration(**streams)
 
 
 def start_picamera2(
@@ -212,7 +233,8 @@ def start_picamera2(
 ) -> Any:
     """Open, configure and start the Pi camera with the settings; returns the running ``Picamera2``.
 
-    Frames: ``picam2.capture_array("main")`` (BGR, ``settings["camera"]["size"]``).
+    Frames: ``picam2.capture_array("main")`` (BGR, ``settings["camera"]["size"]``); with ``board_detail``, the
+    frame is the "lores" stream (YUV420, ``size``) and "main" the whole sensor (BGR, ``sensor_size``).
     """
     if settings is None:
         settings = load_camera_settings()
@@ -250,6 +272,8 @@ def locked_from_metadata(
 
 
 def _toml_value(value: object) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
     if isinstance(value, str):
         return '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'
     if isinstance(value, list):

@@ -11,6 +11,7 @@ from __future__ import annotations
 import dataclasses
 import os
 import time
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
@@ -39,6 +40,9 @@ KIT_LAYOUTS: tuple[PlaneLayout, ...] = (*BOARD_LAYOUTS, TRAY_LAYOUT, TRACK_LAYOU
 _MAX_BOARD_THREADS = 4  # a Pi 4 or 5 has 4 cores; more threads than cores only wait
 # One board's cells as read: city, confidence, uncertain cells, each cell's likeliest readings.
 CellsRead = tuple[list[str], list[list[float]], list[str], dict[str, dict[str, float]]]
+# The frame's moment at the camera's full resolution, or what makes it when asked (a 12 MP copy is made
+# only when a board is read): ``TableReader.read``'s ``detail``.
+Detail = np.ndarray | Callable[[], np.ndarray | None] | None
 
 
 class TableReader:
@@ -108,7 +112,10 @@ class TableReader:
         return np.isin(labels, big)
 
     # --- reading ------------------------------------------------------------------------------------
-    def read(self, frame: np.ndarray) -> Observation:
+    def read(self, frame: np.ndarray, detail: Detail = None) -> Observation:
+        """The frame's observation. ``detail``: the same moment at a higher resolution (the camera's whole
+        sensor; an array, or a function that makes it): the boards read are rectified from it, everything
+        else (markers, dice, track, the fast path) comes from ``frame``."""
         if frame is None or frame.ndim != 3 or frame.shape[2] != 3 or frame.size == 0:
             raise ValueError("TableReader.read needs a BGR image")
         now = time.time()
@@ -133,14 +140,14 @@ class TableReader:
             self._reference = small  # the first view is the first reference
         previous = self._last_small
         self._last_small = small
-        obs = self.read_full(frame, small, previous, gray=gray)
+        obs = self.read_full(frame, small, previous, gray=gray, detail=detail)
         obs = dataclasses.replace(obs, timestamp=now, frame_index=index)
         self._last_obs = obs
         return obs
 
     def read_full(
         self, frame: np.ndarray, small: np.ndarray | None = None, previous: np.ndarray | None = None,
-        *, gray: np.ndarray | None = None,
+        *, gray: np.ndarray | None = None, detail: Detail = None,
     ) -> Observation:
         from vision.board import find_boards, find_single_board
 
@@ -168,8 +175,12 @@ class TableReader:
                 continue
             to_read.append((len(boards), lb, thumb, corners))
             boards.append(None)
-        for (slot, lb, thumb, corners), (city, confidence, uncertain, alternatives) in zip(
-                to_read, self._read_cells([(lb.rectified, hands.get(lb.seat)) for _, lb, _, _ in to_read]),
+        # The thumbnails above compare the frame's own boards (the detail may come and go); what is read
+        # is the board at the detail's resolution when there is one.
+        sharpest = _boards_from_detail([lb for _, lb, _, _ in to_read], detail, gray.shape) if to_read else []
+        for (slot, lb, thumb, corners), rectified, (city, confidence, uncertain, alternatives) in zip(
+                to_read, sharpest, self._read_cells([(r, hands.get(lb.seat)) for (_, lb, _, _), r in
+                                                    zip(to_read, sharpest, strict=True)]),
                 strict=True):
             board = BoardReading(
                 seat=lb.seat,
@@ -178,7 +189,7 @@ class TableReader:
                 uncertain=tuple(uncertain),
                 corners=corners,
                 alternatives=alternatives,
-                rectified=lb.rectified,
+                rectified=rectified,
             )
             self._board_cache[lb.seat] = (thumb, board, getattr(hands.get(lb.seat), "version", -1))
             boards[slot] = board
@@ -245,6 +256,21 @@ class TableReader:
             return tuple(reader.read_with_alternatives(rectified, *extra))  # type: ignore[return-value]
         city, confidence, uncertain = reader.read(rectified, *extra)
         return city, confidence, uncertain, {}
+
+
+def _boards_from_detail(located: list[Any], detail: Detail, frame_shape: tuple[int, ...]) -> list[np.ndarray]:
+    """Each located board's rectified image: from ``detail`` when it is the frame at a higher resolution,
+    else the frame's own."""
+    from vision.board import rectified_from_detail
+
+    picture = detail() if callable(detail) else detail
+    if picture is None or picture.ndim not in (2, 3) or picture.size == 0:
+        return [lb.rectified for lb in located]
+    out = []
+    for lb in located:
+        sharper = rectified_from_detail(picture, lb, frame_shape)
+        out.append(lb.rectified if sharper is None else sharper)
+    return out
 
 
 _THUMB_SIDE = 84  # 12 px a cell: a new drawing changes dozens of pixels, sensor noise none

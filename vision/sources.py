@@ -8,15 +8,19 @@
 - a folder of images (replayed in name order);
 - a comma-separated list of image paths, or a Python list of paths (replay).
 
+A source may also have ``detail()``: the last frame's moment at the camera's full resolution (the Pi camera
+with ``board_detail``), which ``TableReader.read`` rectifies the boards from.
+
 A bad spec raises :class:`SourceError` (a :class:`~companion.errors.UserError`) with one line naming it.
 """
 
 from __future__ import annotations
 
+import contextlib
 import os
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Protocol
+from typing import Any, Protocol
 
 import cv2
 import numpy as np
@@ -111,24 +115,57 @@ class PiCameraSource:
             from picamera2 import Picamera2  # only on a Pi, only when asked for
         except ImportError as exc:
             raise SourceError("picamera2: the picamera2 package is not installed (Raspberry Pi only)") from exc
+        settings = load_camera_settings()
         try:
-            self._camera = start_picamera2(load_camera_settings(), camera_factory=lambda: Picamera2(index))
+            self._camera = start_picamera2(settings, camera_factory=lambda: Picamera2(index))
         except UserError:
             raise
         except Exception as exc:  # the library raises many kinds; the person needs one line
             raise SourceError(f"picamera2: cannot open camera {index}: {exc}") from exc
         self.name = f"picamera2:{index}"
+        # With board_detail the frame is the "lores" stream and the whole sensor stays in the frame's request
+        # until the next frame: copied (36 MB) only if a board is read from it.
+        self._board_detail = bool(settings["camera"]["board_detail"])
+        self._width = int(settings["camera"]["size"][0])
+        self._request: Any = None
 
     def read(self) -> np.ndarray | None:
         if self._camera is None:
             return None
+        self._release()
         try:
-            # picamera2's "RGB888" is laid out B, G, R in memory: already OpenCV's order.
-            return np.ascontiguousarray(self._camera.capture_array("main")[:, :, :3])
+            if not self._board_detail:
+                # picamera2's "RGB888" is laid out B, G, R in memory: already OpenCV's order.
+                return np.ascontiguousarray(self._camera.capture_array("main")[:, :, :3])
+            request = self._camera.capture_request()
+        except Exception:
+            return None
+        try:
+            # YUV420 planes stacked (height * 3 / 2 rows); a padded row is cut back to the width.
+            frame = cv2.cvtColor(request.make_array("lores"), cv2.COLOR_YUV2BGR_I420)[:, :self._width]
+        except Exception:
+            request.release()
+            return None
+        self._request = request
+        return np.ascontiguousarray(frame)
+
+    def detail(self) -> np.ndarray | None:
+        """The last frame's moment from the whole sensor (BGR), or None without board_detail."""
+        if self._request is None:
+            return None
+        try:
+            return np.ascontiguousarray(self._request.make_array("main")[:, :, :3])
         except Exception:
             return None
 
+    def _release(self) -> None:
+        request, self._request = self._request, None
+        if request is not None:
+            with contextlib.suppress(Exception):  # a request already given back: nothing to do
+                request.release()
+
     def close(self) -> None:
+        self._release()
         if self._camera is not None:
             try:
                 self._camera.stop()

@@ -236,7 +236,8 @@ def stable_observations(
                 return
             time.sleep(idle_sleep)
             continue
-        obs = reader.read(frame)
+        detail = getattr(source, "detail", None)
+        obs = reader.read(frame, detail=detail) if callable(detail) else reader.read(frame)
         obs = dataclasses.replace(obs, frame_index=index, timestamp=obs.timestamp or time.time())
         index += 1
         committed = filt.push(obs)

@@ -57,7 +57,7 @@ class CameraLoop(threading.Thread):
                     self.stop_event.wait(self.frame_interval)
                     continue
                 try:
-                    self.service.process_frame(frame, reader, stability)
+                    self.service.process_frame(frame, reader, stability, detail=source.detail)
                 except Exception as exc:  # one bad frame must not stop the table
                     self._set_status("ok", f"frame skipped: {type(exc).__name__}: {exc}"[:200])
                 self.stop_event.wait(max(0.0, self.frame_interval - (time.monotonic() - started)))

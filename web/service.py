@@ -290,12 +290,13 @@ class TableService:
         return self._idle.wait(timeout)
 
     # -- camera -----------------------------------------------------------------------------------
-    def process_frame(self, frame: Any, reader: Any, stability: Any) -> Any:
-        """One camera frame through vision and, when it makes a stable observation, the tracker."""
+    def process_frame(self, frame: Any, reader: Any, stability: Any, detail: Any = None) -> Any:
+        """One camera frame through vision and, when it makes a stable observation, the tracker. ``detail``: the
+        camera's full-resolution picture of the frame, or what makes it (``TableReader.read``)."""
         hands = self.hands
         if hands is not None:
             reader.hands = hands  # the current game's (its teaching sheets too): a new game brings its own
-        obs = reader.read(frame)
+        obs = reader.read(frame) if detail is None else reader.read(frame, detail=detail)
         with self._lock:
             self.last_frame = frame
             self.last_observation = obs

@@ -1,5 +1,11 @@
 """Finding city boards in a frame (by the kit's markers, or alone by the board's outline)."""
 
-from vision.board.locate import LocatedBoard, detect_markers, find_boards, find_single_board
+from vision.board.locate import (
+    LocatedBoard,
+    detect_markers,
+    find_boards,
+    find_single_board,
+    rectified_from_detail,
+)
 
-__all__ = ["LocatedBoard", "detect_markers", "find_boards", "find_single_board"]
+__all__ = ["LocatedBoard", "detect_markers", "find_boards", "find_single_board", "rectified_from_detail"]

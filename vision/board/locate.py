@@ -161,6 +161,39 @@ def find_boards(
     return boards
 
 
+def rectified_from_detail(detail: np.ndarray, board: LocatedBoard, frame_shape: tuple[int, ...]) -> np.ndarray | None:
+    """``board`` (found in a frame of ``frame_shape``) rectified again, grey, from ``detail``: the same moment
+    seen at a higher resolution (the camera's whole sensor, where the frame is its 1080p view). None when
+    ``detail`` is not that frame scaled up (no larger, or another aspect ratio: another camera mode).
+
+    The markers are found in the frame; only the board's pixels come from the detail. At the recommended
+    75 cm the Camera Module 3's 4608 px sensor gives a cell 70 px instead of 1080p's 29, and on hands the
+    networks never saw that halves the misreads (``benchmarks/bench_hands.py --full-sensor``)."""
+    frame_h, frame_w = frame_shape[:2]
+    detail_h, detail_w = detail.shape[:2]
+    sx, sy = detail_w / frame_w, detail_h / frame_h
+    if sx <= 1.0 or abs(sx / sy - 1.0) > 0.01:
+        return None
+    cell = board.cell_px
+    board_to_frame = np.linalg.inv(board.homography) @ np.diag([cell, cell, 1.0])
+    # Pixel centres: frame pixel x covers detail pixels around (x + 0.5) * s - 0.5.
+    frame_to_detail = np.array([[sx, 0.0, (sx - 1) / 2], [0.0, sy, (sy - 1) / 2], [0.0, 0.0, 1.0]])
+    board_to_detail = frame_to_detail @ board_to_frame
+    corners = _board_corners(board_to_detail)
+    margin = float(np.ptp(corners, axis=0).max()) * 0.05
+    x0, y0 = np.maximum(np.floor(corners.min(axis=0) - margin), 0).astype(int)
+    x1, y1 = np.minimum(np.ceil(corners.max(axis=0) + margin), [detail_w, detail_h]).astype(int)
+    if x1 - x0 < SIZE or y1 - y0 < SIZE:
+        return None
+    region = detail[y0:y1, x0:x1]
+    if region.ndim == 3:
+        # Only the board's part is turned grey (a 12 MP frame whole costs ten times as much), as the
+        # frame's boards are: the cell reader reads grey ink.
+        region = cv2.cvtColor(np.ascontiguousarray(region[:, :, :3]), cv2.COLOR_BGR2GRAY)
+    board_to_region = np.array([[1.0, 0.0, -x0], [0.0, 1.0, -y0], [0.0, 0.0, 1.0]]) @ board_to_detail
+    return _rectify(region, board_to_region, cell)[0]
+
+
 # --- A board without markers -------------------------------------------------------------------------
 
 # Where the printed grid lines cross, in board cells: [i][j] = (x, y) where vertical line i (between
