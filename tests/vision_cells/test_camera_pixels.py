@@ -163,3 +163,24 @@ def test_a_camera_s_processing_leaves_the_boards_drawn_after_it_alone():
             photographed_board(city, rng, families=("quick",), camera_processing=processing, drawn_by=hands)
         drawn[processing] = (hands, city)
     assert drawn[False] == drawn[True]
+
+
+def test_the_full_sensor_bench_reads_the_same_boards_at_both_resolutions():
+    """``bench_hands --full-sensor`` compares the 1080p frame and the whole sensor on the same boards: the same
+    hand draws the same city, both are found and rectified alike, and the boards after them are the same too."""
+    from vision.cells.dataset import REFERENCE_FRAME_CELL_PX, SENSOR_OVER_FRAME, SENSOR_PHOTO_FRAME
+
+    sensor_px = (REFERENCE_FRAME_CELL_PX[0] * SENSOR_OVER_FRAME, REFERENCE_FRAME_CELL_PX[1] * SENSOR_OVER_FRAME)
+    assert sensor_px[0] > 55 and sensor_px[1] > 85  # the Camera Module 3 Wide from 90 and 60 cm
+    for seed in range(3):
+        drawn: list[list[Hand]] = []
+        after = []
+        for cell_px in (REFERENCE_FRAME_CELL_PX, sensor_px):
+            rng = np.random.default_rng(seed)
+            hands: list[Hand] = []
+            rectified = photographed_board(balanced_city(rng, "en"), rng, jitter_px=0.0, cell_px_range=cell_px,
+                                           photo_frame=SENSOR_PHOTO_FRAME, drawn_by=hands)
+            assert rectified is not None and rectified.shape[:2] == (448, 448)
+            drawn.append(hands)
+            after.append(rng.integers(1 << 30))
+        assert drawn[0] == drawn[1] and after[0] == after[1]

@@ -77,6 +77,12 @@ CAMERA_CELL_PX = (24.0, 46.0)
 TRAINING_CELL_PX: tuple[tuple[tuple[float, float], float], ...] = (
     ((22.0, 34.0), 0.45), ((34.0, 48.0), 0.4), ((48.0, 80.0), 0.15))
 _PHOTO_FRAME = (800, 600)
+# The reference camera (Camera Module 3 Wide, hardware.md) from 90 cm down to 60 cm: a cell spans 24-36 px of
+# its 1080p frame, and this many times that of its whole sensor (4608 px across: ``board_detail``).
+REFERENCE_FRAME_CELL_PX = (24.0, 36.0)
+SENSOR_OVER_FRAME = 4608 / 1920
+# A photo large enough for a board at the whole sensor's 87 px a cell, tilted.
+SENSOR_PHOTO_FRAME = (1600, 1200)
 
 
 def photographed_board(
@@ -84,7 +90,7 @@ def photographed_board(
     digit_bitmaps: Mapping[int, Sequence[np.ndarray]] | None = None, tilt_deg: float = 30.0,
     jitter_px: float = 1.2, cell_px_range: tuple[float, float] = CAMERA_CELL_PX,
     families: Sequence[str] | None = None, camera_pixels: bool = False, camera_processing: bool = False,
-    drawn_by: list[Hand] | None = None,
+    drawn_by: list[Hand] | None = None, photo_frame: tuple[int, int] = _PHOTO_FRAME,
 ) -> np.ndarray | None:
     """Render, photograph and locate one board; the rectified image (None if it was not found).
 
@@ -94,6 +100,7 @@ def photographed_board(
     board's pixels averaged down as a camera's are (else sampled at a point, as the first boards were).
     ``camera_processing``: the photo as a camera sends it (``board.dataset.processed_by_camera``: demosaiced,
     sharpened, JPEG). ``drawn_by``: the hand that drew the board is appended to it (found or not).
+    ``photo_frame``: the photo's size (larger for more pixels a cell than the camera's 1080p gives).
     """
     seat = int(rng.integers(5))
     cell_px = int(rng.integers(44, 76))
@@ -104,8 +111,8 @@ def photographed_board(
         drawn_by.append(hand)
     board = render_board(city, rng, cell_px=cell_px, seat=seat, language=language, digit_bitmaps=digit_bitmaps,
                          hand=hand)
-    fill = SIZE * float(rng.uniform(*cell_px_range)) / min(_PHOTO_FRAME)
-    photo = photograph(board.image, board.alpha, rng, frame_size=_PHOTO_FRAME, tilt_deg=tilt_deg, fill=(fill, fill),
+    fill = SIZE * float(rng.uniform(*cell_px_range)) / min(photo_frame)
+    photo = photograph(board.image, board.alpha, rng, frame_size=photo_frame, tilt_deg=tilt_deg, fill=(fill, fill),
                        area_average=camera_pixels, camera_processing=camera_processing)
     found = [b for b in find_boards(photo.frame) if b.seat == seat]
     if not found:
