@@ -35,9 +35,11 @@ colour a pixel (a Bayer filter) interpolated back, sharpened, JPEG with the colo
 
 ``--full-sensor`` reads each family as the reference camera (Camera Module 3 Wide) at 60-90 cm gives it: at
 24-36 px a cell, its 1080p frame, and at 2.4 times that, 58-87 px a cell, the whole sensor the boards are read
-from with ``board_detail`` (``vision.pipeline.TableReader.read``'s ``detail``). The same boards both ways (photos
-of 1600 x 1200 px, a board's place in them drawn alike), read by the networks that never saw the family; with
-``--camera-processing``, processed as a camera sends them, as every real frame is.
+from with ``board_detail`` (``vision.pipeline.TableReader.read``'s ``detail``). One photo a board, the sensor's
+(1600 x 1200 px); the frame is that photo averaged down 2.4 times, as the camera's scaler makes its 1080p frame.
+The board is found in the frame by its markers, as the pipeline finds it, and read from the frame or from the
+photo: the very same boards, read by the networks that never saw the family. With ``--camera-processing`` the
+photo is processed as a camera sends it (a Pi sends no JPEG; the rest holds).
 
 ``--by-font`` splits each family's figures by where its letters and digits come from (a font, a Hershey font,
 the stroke font): a family's misreads are seldom spread over its hands, and which hand they come from says
@@ -86,6 +88,8 @@ def _full_sensor(families: list[str], unseen: dict[str, Path], boards: int, digi
     """``--full-sensor``: each family at the reference camera's 1080p and from its whole sensor, same boards."""
     frame_px = REFERENCE_FRAME_CELL_PX
     sensor_px = (frame_px[0] * SENSOR_OVER_FRAME, frame_px[1] * SENSOR_OVER_FRAME)
+    # One photo of each board, the sensor's; the frame is it averaged down 2.4 times. The board is found in
+    # the frame either way (its markers), and read from the frame or from the photo.
     print(f"the reference camera at 60-90 cm: 1080p frame ({frame_px[0]:.0f}-{frame_px[1]:.0f} px a cell) against "
           f"its whole sensor ({sensor_px[0]:.0f}-{sensor_px[1]:.0f} px a cell, board_detail), the same boards")
     print(f"{'family left out':<16}{'1080p misread':>15}{'confident':>11}{'sensor misread':>16}{'confident':>11}"
@@ -95,10 +99,11 @@ def _full_sensor(families: list[str], unseen: dict[str, Path], boards: int, digi
     for family in families:
         reader = CellReader("en", model_path=unseen[family])
         row = []
-        for total, cell_px in zip(totals, (frame_px, sensor_px), strict=True):
+        for total, from_sensor in zip(totals, (False, True), strict=True):
             report = evaluate(reader, boards, seed + FAMILY_NAMES.index(family), digit_boards=digit_boards,
                               languages=("en", "it", "fr"), families=(family,), walls_outer_only=True,
-                              cell_px_range=cell_px, photo_frame=SENSOR_PHOTO_FRAME, **pictures)
+                              cell_px_range=sensor_px, photo_frame=SENSOR_PHOTO_FRAME,
+                              sensor_over_frame=SENSOR_OVER_FRAME, board_detail=from_sensor, **pictures)
             _add(total, report)
             row.append(report)
         (lo_miss, lo_conf, _), (hi_miss, hi_conf, _) = _figures(row[0]), _figures(row[1])

@@ -19,7 +19,7 @@ import numpy as np
 
 from companion.layout import LAYOUT, SIZE, cell_index, empty_city
 from vision.board.dataset import photograph
-from vision.board.locate import find_boards
+from vision.board.locate import find_boards, rectified_from_detail
 from vision.cells.features import cell_crops, crop_features
 from vision.cells.labels import GLYPH_CLASSES, PERSON_LETTERS, glyph_for_char
 from vision.synth.board import render_board
@@ -91,6 +91,7 @@ def photographed_board(
     jitter_px: float = 1.2, cell_px_range: tuple[float, float] = CAMERA_CELL_PX,
     families: Sequence[str] | None = None, camera_pixels: bool = False, camera_processing: bool = False,
     drawn_by: list[Hand] | None = None, photo_frame: tuple[int, int] = _PHOTO_FRAME,
+    sensor_over_frame: float | None = None, board_detail: bool = True,
 ) -> np.ndarray | None:
     """Render, photograph and locate one board; the rectified image (None if it was not found).
 
@@ -101,6 +102,9 @@ def photographed_board(
     ``camera_processing``: the photo as a camera sends it (``board.dataset.processed_by_camera``: demosaiced,
     sharpened, JPEG). ``drawn_by``: the hand that drew the board is appended to it (found or not).
     ``photo_frame``: the photo's size (larger for more pixels a cell than the camera's 1080p gives).
+    ``sensor_over_frame``: the photo is a camera's whole sensor, and the board is found as the pipeline finds it,
+    in the frame it sends (the photo averaged down this many times, as its scaler does), then rectified from
+    that frame or, with ``board_detail``, from the photo (``vision.board.rectified_from_detail``).
     """
     seat = int(rng.integers(5))
     cell_px = int(rng.integers(44, 76))
@@ -114,10 +118,20 @@ def photographed_board(
     fill = SIZE * float(rng.uniform(*cell_px_range)) / min(photo_frame)
     photo = photograph(board.image, board.alpha, rng, frame_size=photo_frame, tilt_deg=tilt_deg, fill=(fill, fill),
                        area_average=camera_pixels, camera_processing=camera_processing)
-    found = [b for b in find_boards(photo.frame) if b.seat == seat]
+    seen = photo.frame
+    if sensor_over_frame is not None:
+        height, width = photo.frame.shape[:2]
+        size = (round(width / sensor_over_frame), round(height / sensor_over_frame))
+        seen = cv2.resize(photo.frame, size, interpolation=cv2.INTER_AREA)
+    found = [b for b in find_boards(seen) if b.seat == seat]
     if not found:
         return None
     rectified = found[0].rectified
+    if sensor_over_frame is not None and board_detail:
+        sharper = rectified_from_detail(photo.frame, found[0], seen.shape)
+        if sharper is None:
+            return None
+        rectified = sharper
     return jitter_rectified(rectified, rng, jitter_px) if jitter_px > 0 else rectified
 
 

@@ -68,13 +68,16 @@ def evaluate(reader: CellReader, n_boards: int, seed: int, *, digit_boards: int 
              languages: tuple[str, ...] = ("en",), cell_px_range: tuple[float, float] = CAMERA_CELL_PX,
              families: tuple[str, ...] | None = None, walls_outer_only: bool = False,
              camera_pixels: bool = False, camera_processing: bool = False,
-             photo_frame: tuple[int, int] | None = None) -> Report:
+             photo_frame: tuple[int, int] | None = None, sensor_over_frame: float | None = None,
+             board_detail: bool = True) -> Report:
     """Boards photographed at ``cell_px_range`` frame pixels a cell (default: the camera's range), drawn
     by hands of ``families`` (all if None); ``walls_outer_only``: walls only where the rules allow them, as
     on a table (else every class anywhere, which tests the picture alone); ``camera_pixels``: letters written
     with the marker and pixels averaged as a camera's; ``camera_processing``: each photo as a camera sends it,
     demosaiced, sharpened and JPEG-compressed (``dataset.photographed_board``); ``photo_frame``: the photos'
-    size (default the dataset's)."""
+    size (default the dataset's); ``sensor_over_frame``: each photo is a camera's whole sensor, its board found
+    in the frame the camera sends and rectified from it or, with ``board_detail``, from the photo (the pipeline's
+    ``detail``): with the same seed, the same photos either way."""
     rng = np.random.default_rng(seed)
     report = Report()
     readers = {reader.language: reader}
@@ -92,7 +95,8 @@ def evaluate(reader: CellReader, n_boards: int, seed: int, *, digit_boards: int 
         rectified = photographed_board(city, rng, language=language, jitter_px=0.0, cell_px_range=cell_px_range,
                                        digit_bitmaps=test_digits if with_digits else None, families=families,
                                        camera_pixels=camera_pixels, camera_processing=camera_processing,
-                                       drawn_by=drawn_by, **({"photo_frame": photo_frame} if photo_frame else {}))
+                                       drawn_by=drawn_by, sensor_over_frame=sensor_over_frame,
+                                       board_detail=board_detail, **({"photo_frame": photo_frame} if photo_frame else {}))
         if rectified is None:
             report.not_found += 1
             continue
