@@ -46,14 +46,15 @@ DEFAULTS: dict[str, dict[str, Any]] = {
     "camera": {
         # what the vision pipeline reads: 1080p, the size the synthetic test tables are rendered at
         "size": [1920, 1080],
-        # IMX708 (Camera Module 3) full-resolution mode (up to 14 fps): the WHOLE field of view, every pixel
-        # the sensor has; without it picamera2 may pick a cropped mode and the wide lens loses the table's edges
-        "sensor_size": [4608, 2592],
-        # the boards read from the sensor's full resolution (a second stream at sensor_size, copied only when a
-        # board is read) while everything else reads ``size``: a cell of 70 px instead of 29 at 75 cm, half the
-        # misreads on a hand the networks never saw (hardware.md). false: one stream of ``size``, and
-        # sensor_size may then be the 2x2-binned [2304, 1296], brighter in a dim room
-        "board_detail": True,
+        # IMX708 (Camera Module 3) 2x2-binned mode: the WHOLE field of view at 1080p-ish cost; without it
+        # picamera2 may pick a cropped mode and the wide lens loses the table's edges
+        "sensor_size": [2304, 1296],
+        # true: the boards are read from a second stream at sensor_size (copied only when a board is read), the
+        # rest from ``size``. With the full-resolution mode ([4608, 2592], up to 14 fps) a cell is 70 px instead
+        # of 29 at 75 cm, but on hands the networks never saw that read only a few cells more right than the
+        # 1080p frame averaged down from the same picture (hardware.md), for 36 MB a buffer and untried on a Pi:
+        # off by default
+        "board_detail": False,
         # the table changes at human speed; 10 fps leaves CPU to the reader and allows long exposures
         "frame_rate": 10.0,
     },

@@ -132,26 +132,26 @@ def test_start_picamera2_configures_full_sensor_1080p_and_applies_controls():
     (step1, config), (step2, controls), (step3, _) = camera.calls
     assert (step1, step2, step3) == ("configure", "set_controls", "start")
     video = config["video"]
-    # The frame the pipeline reads is 1080p (lores); the boards come from the whole sensor (main).
-    assert video["lores"] == {"size": (1920, 1080), "format": "YUV420"}
-    assert video["main"] == {"size": (4608, 2592), "format": "RGB888"}
-    assert video["sensor"]["output_size"] == (4608, 2592) and video["buffer_count"] == 3
+    assert video["main"] == {"size": (1920, 1080), "format": "RGB888"} and "lores" not in video
+    assert video["sensor"]["output_size"] == (2304, 1296) and video["buffer_count"] == 2
     assert "AeFlickerMode" not in controls  # this camera does not know it
     assert controls["AfMode"] == cs.AF_MODE_MANUAL
 
 
-def test_one_stream_without_board_detail(tmp_path):
+def test_board_detail_reads_the_frame_from_lores_and_keeps_the_whole_sensor_in_main(tmp_path):
     path = tmp_path / "camera.toml"
-    path.write_text("[camera]\nboard_detail = false\nsensor_size = [2304, 1296]\n")
+    path.write_text("[camera]\nboard_detail = true\nsensor_size = [4608, 2592]\n")
     camera = FakePicamera2()
     cs.start_picamera2(cs.load_camera_settings(path), camera_factory=lambda: camera)
     video = camera.calls[0][1]["video"]
-    assert video["main"] == {"size": (1920, 1080), "format": "RGB888"} and "lores" not in video
-    assert video["sensor"]["output_size"] == (2304, 1296) and video["buffer_count"] == 2
+    # The frame the pipeline reads is 1080p (lores); the boards come from the whole sensor (main).
+    assert video["lores"] == {"size": (1920, 1080), "format": "YUV420"}
+    assert video["main"] == {"size": (4608, 2592), "format": "RGB888"}
+    assert video["sensor"]["output_size"] == (4608, 2592) and video["buffer_count"] == 3
 
 
 @pytest.mark.parametrize(("text", "says"), [
-    ("[camera]\nsensor_size = [1920, 1080]\n", "board_detail needs a sensor_size larger than size"),
+    ("[camera]\nboard_detail = true\nsensor_size = [1920, 1080]\n", "board_detail needs a sensor_size larger than size"),
     ("[camera]\nboard_detail = 1\n", "board_detail must be true or false"),
 ])
 def test_board_detail_settings_that_cannot_work_say_why(tmp_path, text, says):
@@ -168,7 +168,7 @@ def test_calibrate_locks_what_the_camera_settled_on(tmp_path):
     cs.calibrate(out, cs.DEFAULTS, camera_factory=lambda: camera, settle_seconds=0)
     assert ("close", None) in camera.calls
     reloaded = cs.load_camera_settings(out)  # the written file is valid and read back
-    assert reloaded["camera"]["board_detail"] is True  # written as TOML's true, not Python's True
+    assert reloaded["camera"]["board_detail"] is False  # written as TOML's false, not Python's False
     assert reloaded["exposure"] == {"mode": "locked", "exposure_time_us": 18000, "analogue_gain": 1.7, "mains_hz": 50}
     assert reloaded["white_balance"] == {"mode": "locked", "red_gain": 2.05, "blue_gain": 1.55}
     assert reloaded["focus"]["lens_position"] == pytest.approx(1.21)

@@ -26,7 +26,7 @@ blue_gain = 1.5
 """
 
 
-ONE_STREAM = LOCKED.replace("[camera]\n", "[camera]\nboard_detail = false\n")
+BOARD_DETAIL = LOCKED.replace("[camera]\n", "[camera]\nboard_detail = true\nsensor_size = [4608, 2592]\n")
 # What the fake sensor sees: a colour OpenCV turns to YUV420 and back to within a level or two.
 SCENE_BGR = (40, 120, 200)
 
@@ -100,8 +100,7 @@ def fake_picamera2(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> type[Fake
     return FakePicamera2
 
 
-def test_pi_camera_uses_the_calibrated_settings(fake_picamera2: type[FakePicamera2], tmp_path: Path) -> None:
-    (tmp_path / "camera.toml").write_text(ONE_STREAM)
+def test_pi_camera_uses_the_calibrated_settings(fake_picamera2: type[FakePicamera2]) -> None:
     source = open_source("picamera2:1")
     camera = fake_picamera2.opened[-1]
     assert camera.index == 1 and camera.started
@@ -116,8 +115,9 @@ def test_pi_camera_uses_the_calibrated_settings(fake_picamera2: type[FakePicamer
 
 
 def test_pi_camera_reads_the_frame_from_lores_and_the_boards_from_the_whole_sensor(
-        fake_picamera2: type[FakePicamera2]) -> None:
-    source = open_source("picamera2")  # board_detail: the default
+        fake_picamera2: type[FakePicamera2], tmp_path: Path) -> None:
+    (tmp_path / "camera.toml").write_text(BOARD_DETAIL)
+    source = open_source("picamera2")
     camera = fake_picamera2.opened[-1]
     assert camera.config["lores"] == {"size": (1280, 720), "format": "YUV420"}
     assert camera.config["main"] == {"size": (4608, 2592), "format": "RGB888"}
