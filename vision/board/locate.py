@@ -179,20 +179,11 @@ def rectified_from_detail(detail: np.ndarray, board: LocatedBoard, frame_shape: 
     board_to_frame = np.linalg.inv(board.homography) @ np.diag([cell, cell, 1.0])
     # Pixel centres: frame pixel x covers detail pixels around (x + 0.5) * s - 0.5.
     frame_to_detail = np.array([[sx, 0.0, (sx - 1) / 2], [0.0, sy, (sy - 1) / 2], [0.0, 0.0, 1.0]])
-    board_to_detail = frame_to_detail @ board_to_frame
-    corners = _board_corners(board_to_detail)
-    margin = float(np.ptp(corners, axis=0).max()) * 0.05
-    x0, y0 = np.maximum(np.floor(corners.min(axis=0) - margin), 0).astype(int)
-    x1, y1 = np.minimum(np.ceil(corners.max(axis=0) + margin), [detail_w, detail_h]).astype(int)
-    if x1 - x0 < SIZE or y1 - y0 < SIZE:
-        return None
-    region = detail[y0:y1, x0:x1]
-    if region.ndim == 3:
-        # Only the board's part is turned grey (a 12 MP frame whole costs ten times as much), as the
-        # frame's boards are: the cell reader reads grey ink.
-        region = cv2.cvtColor(np.ascontiguousarray(region[:, :, :3]), cv2.COLOR_BGR2GRAY)
-    board_to_region = np.array([[1.0, 0.0, -x0], [0.0, 1.0, -y0], [0.0, 0.0, 1.0]]) @ board_to_detail
-    return _rectify(region, board_to_region, cell)[0]
+    rectified = _rectify(detail, frame_to_detail @ board_to_frame, cell)[0]
+    # Grey once rectified (a 12 MP picture whole would cost a hundred times as much), as the frame's boards
+    # are: the cell reader reads grey ink.
+    return rectified if rectified.ndim == 2 else cv2.cvtColor(np.ascontiguousarray(rectified[:, :, :3]),
+                                                              cv2.COLOR_BGR2GRAY)
 
 
 # --- A board without markers -------------------------------------------------------------------------

@@ -90,7 +90,7 @@ def photographed_board(
     digit_bitmaps: Mapping[int, Sequence[np.ndarray]] | None = None, tilt_deg: float = 30.0,
     jitter_px: float = 1.2, cell_px_range: tuple[float, float] = CAMERA_CELL_PX,
     families: Sequence[str] | None = None, camera_pixels: bool = False, camera_processing: bool = False,
-    drawn_by: list[Hand] | None = None, photo_frame: tuple[int, int] = _PHOTO_FRAME,
+    drawn_by: list[Hand] | None = None, photo_frame: tuple[int, int] | None = None,
     sensor_over_frame: float | None = None, board_detail: bool = True,
 ) -> np.ndarray | None:
     """Render, photograph and locate one board; the rectified image (None if it was not found).
@@ -101,7 +101,7 @@ def photographed_board(
     board's pixels averaged down as a camera's are (else sampled at a point, as the first boards were).
     ``camera_processing``: the photo as a camera sends it (``board.dataset.processed_by_camera``: demosaiced,
     sharpened, JPEG). ``drawn_by``: the hand that drew the board is appended to it (found or not).
-    ``photo_frame``: the photo's size (larger for more pixels a cell than the camera's 1080p gives).
+    ``photo_frame``: the photo's size (default 800 x 600; larger for more pixels a cell than the camera's 1080p gives).
     ``sensor_over_frame``: the photo is a camera's whole sensor, and the board is found as the pipeline finds it,
     in the frame it sends (the photo averaged down this many times, as its scaler does), then rectified from
     that frame or, with ``board_detail``, from the photo (``vision.board.rectified_from_detail``).
@@ -115,6 +115,7 @@ def photographed_board(
         drawn_by.append(hand)
     board = render_board(city, rng, cell_px=cell_px, seat=seat, language=language, digit_bitmaps=digit_bitmaps,
                          hand=hand)
+    photo_frame = photo_frame or _PHOTO_FRAME
     fill = SIZE * float(rng.uniform(*cell_px_range)) / min(photo_frame)
     photo = photograph(board.image, board.alpha, rng, frame_size=photo_frame, tilt_deg=tilt_deg, fill=(fill, fill),
                        area_average=camera_pixels, camera_processing=camera_processing)

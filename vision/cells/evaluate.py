@@ -96,7 +96,7 @@ def evaluate(reader: CellReader, n_boards: int, seed: int, *, digit_boards: int 
                                        digit_bitmaps=test_digits if with_digits else None, families=families,
                                        camera_pixels=camera_pixels, camera_processing=camera_processing,
                                        drawn_by=drawn_by, sensor_over_frame=sensor_over_frame,
-                                       board_detail=board_detail, **({"photo_frame": photo_frame} if photo_frame else {}))
+                                       board_detail=board_detail, photo_frame=photo_frame)
         if rectified is None:
             report.not_found += 1
             continue
