@@ -296,7 +296,8 @@ class TableService:
         hands = self.hands
         if hands is not None:
             reader.hands = hands  # the current game's (its teaching sheets too): a new game brings its own
-        obs = reader.read(frame, detail=detail)
+        # Only a camera with a full-resolution picture gives a detail; the demo's readers take none.
+        obs = reader.read(frame) if detail is None else reader.read(frame, detail=detail)
         with self._lock:
             self.last_frame = frame
             self.last_observation = obs
