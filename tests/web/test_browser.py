@@ -101,8 +101,12 @@ def test_every_page_fits_a_phone_and_every_control_is_a_44px_target(browser, ser
     import numpy as np
 
     picture = cv2.imdecode(np.frombuffer(page.locator(".qr svg").screenshot(), np.uint8), cv2.IMREAD_COLOR)
-    decoded, _, _ = cv2.QRCodeDetector().detectAndDecode(cv2.copyMakeBorder(picture, 20, 20, 20, 20,
-                                                                            cv2.BORDER_CONSTANT, value=(255,) * 3))
+    bordered = cv2.copyMakeBorder(picture, 20, 20, 20, 20, cv2.BORDER_CONSTANT, value=(255,) * 3)
+    # OpenCV's first QR detector misses a valid code for a few ports in a thousand (127.0.0.1:38077 among them,
+    # every time); its ArUco-based one reads those, as a phone does.
+    decoded, _, _ = cv2.QRCodeDetector().detectAndDecode(bordered)
+    if not decoded:
+        decoded, _, _ = cv2.QRCodeDetectorAruco().detectAndDecode(bordered)
     assert decoded == listed
     page.goto(server.url + "/")
     small = page.evaluate("""() => Array.from(document.querySelectorAll(
