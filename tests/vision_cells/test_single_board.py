@@ -91,3 +91,34 @@ def test_no_board_where_there_is_none(sheet):
     photo = photograph(card, alpha, rng, tilt_deg=15)
     assert find_single_board(photo.frame) is None
     assert find_single_board(cv2.cvtColor(photo.frame, cv2.COLOR_BGR2GRAY)) is None
+
+
+def _cropped_to_board(photo: BoardPhoto, inside: float) -> tuple[np.ndarray, np.ndarray]:
+    """The photo cut to the board's bounding box, ``inside`` of its width further in (a scan, or a photo
+    cropped to the board): no table shows around it. Returns (picture, the board's corners in it)."""
+    corners = photo.corners
+    cut = inside * float(np.ptp(corners[:, 0]))
+    x0, y0 = (int(max(v + cut, 0)) for v in corners.min(axis=0))
+    x1, y1 = (int(v - cut) for v in corners.max(axis=0))
+    return photo.frame[y0:y1, x0:x1], corners - np.array([x0, y0], np.float32)
+
+
+@pytest.mark.parametrize(("seed", "rotation"), [(3, 2.0), (8, 91.0), (21, 178.0), (5, 268.0)])
+def test_a_board_that_fills_the_picture(busy_city, seed, rotation):
+    """A board cut out of its photo, about square to the picture's edges (a scan, a photo cropped to the
+    board): with no table around it no outline is segmented, and the picture's own edges are the outline the
+    printed grid is fitted from."""
+    picture, corners = _cropped_to_board(_photo(busy_city, seed, tilt=8, rotation_deg=rotation), inside=0.02)
+    board = find_single_board(picture)
+    assert board is not None and rectified_error(board.corners, corners) < 0.1
+
+
+@pytest.mark.skipif(not HAVE_SCAN, reason="the board's scan itself is the picture")
+def test_the_boards_scan_reads_as_an_empty_city():
+    from vision.cells import CellReader
+
+    scan = cv2.imread(str(reference_art_dir() / "city-board.png"))
+    board = find_single_board(scan)
+    assert board is not None
+    city, _, _ = CellReader("en").read(board.rectified)
+    assert city == ["#.....#", ".GG....", ".G.....", ".G.....", ".......", ".......", "#.....#"]

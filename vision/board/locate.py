@@ -337,6 +337,19 @@ def _outline_candidates(small_bgr: np.ndarray) -> list[np.ndarray]:
     return distinct
 
 
+def _filling_outlines(shape: tuple[int, ...]) -> list[np.ndarray]:
+    """Outlines of a board that fills the picture (a scan, a photo cropped to the board): the picture's own
+    edges, and the centred square of its shorter side. The segmentations above see no table around such a
+    board, so they offer nothing there; the printed grid still decides whether a board is there at all."""
+    height, width = shape[:2]
+    outlines = [np.array([[0, 0], [width, 0], [width, height], [0, height]], np.float64)]
+    side = min(width, height)
+    if abs(width - height) > 0.05 * side:
+        x0, y0 = (width - side) / 2, (height - side) / 2
+        outlines.append(np.array([[x0, y0], [x0 + side, y0], [x0 + side, y0 + side], [x0, y0 + side]], np.float64))
+    return outlines
+
+
 def _homography(src: np.ndarray, dst: np.ndarray) -> np.ndarray:
     return cv2.getPerspectiveTransform(src.astype(np.float32), dst.astype(np.float32)).astype(np.float64)
 
@@ -559,28 +572,39 @@ def find_single_board(frame: np.ndarray, *, cell_px: int = RECT_CELL_PX) -> Loca
     None when no board is in view: no outline whose printed grid shows, or a grid without this board's
     own print (crates, A1's icon, the tan rim).
     """
-    found = _single_board(frame, cell_px)
-    if found is None:
-        return None
-    board, evidence = found
-    if (evidence.on_lattice < MIN_CROSSINGS or evidence.turn_margin < MIN_TURN_MARGIN
-            or (evidence.rim_saturation is not None and evidence.rim_saturation < MIN_RIM_SATURATION)):
-        return None  # a grid that is not this board's, or no grid at all
-    return board
+    # The board's rim as segmented against the table first; then the picture's own edges, for a board that
+    # fills the picture (a scan, a photo cropped to the board), where no table shows to segment it from.
+    for fills_picture in (False, True):
+        found = _single_board(frame, cell_px, fills_picture=fills_picture)
+        if found is not None and _is_this_board(found[1]):
+            return found[0]
+    return None  # a grid that is not this board's, or no grid at all
 
 
-def _single_board(frame: np.ndarray, cell_px: int) -> tuple[LocatedBoard, _Evidence] | None:
-    """``find_single_board`` before its last check: the best reading and the evidence for it."""
+def _is_this_board(evidence: _Evidence) -> bool:
+    return (evidence.on_lattice >= MIN_CROSSINGS and evidence.turn_margin >= MIN_TURN_MARGIN
+            and (evidence.rim_saturation is None or evidence.rim_saturation >= MIN_RIM_SATURATION))
+
+
+def _single_board(frame: np.ndarray, cell_px: int, *, fills_picture: bool = False
+                  ) -> tuple[LocatedBoard, _Evidence] | None:
+    """``find_single_board`` before its last check: the best reading and the evidence for it.
+    ``fills_picture``: the board's outline is taken to be the picture's own edges (``_filling_outlines``)
+    instead of segmented against the table around it."""
     if frame is None or frame.ndim not in (2, 3) or frame.size == 0:
         raise ValueError("find_single_board needs an image")
     colour = cv2.cvtColor(frame, cv2.COLOR_GRAY2BGR) if frame.ndim == 2 else frame
     scale = min(_WORK_SIDE / max(colour.shape[:2]), 1.0)
     work = cv2.resize(colour, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA) if scale < 1 else colour
     gray = cv2.cvtColor(work, cv2.COLOR_BGR2GRAY)
-    outline_scale = min(_OUTLINE_SIDE / max(work.shape[:2]), 1.0)
-    small = cv2.resize(work, None, fx=outline_scale, fy=outline_scale, interpolation=cv2.INTER_AREA)
+    if fills_picture:
+        quads = _filling_outlines(work.shape)
+    else:
+        outline_scale = min(_OUTLINE_SIDE / max(work.shape[:2]), 1.0)
+        small = cv2.resize(work, None, fx=outline_scale, fy=outline_scale, interpolation=cv2.INTER_AREA)
+        quads = [quad / outline_scale for quad in _outline_candidates(small)]
     # 1. Outlines of the rim, each tried against the even lattice: the one whose grid shows best wins.
-    outlines = [_homography(_BOARD_SQUARE, quad / outline_scale) for quad in _outline_candidates(small)]
+    outlines = [_homography(_BOARD_SQUARE, quad) for quad in quads]
     ranked = sorted(outlines, key=lambda guess: -_find_crossings(gray, guess, EVEN_CROSSINGS, 0.45, 32,
                                                                  strength_only=True).strength)
     # 2. The real print fitted each of the four ways round, an even print once (it looks the same every
