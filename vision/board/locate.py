@@ -582,6 +582,7 @@ def find_single_board(frame: np.ndarray, *, cell_px: int = RECT_CELL_PX) -> Loca
 
 
 def _is_this_board(evidence: _Evidence) -> bool:
+    """Whether the evidence (``_Evidence``) says the grid found is this board's."""
     return (evidence.on_lattice >= MIN_CROSSINGS and evidence.turn_margin >= MIN_TURN_MARGIN
             and (evidence.rim_saturation is None or evidence.rim_saturation >= MIN_RIM_SATURATION))
 
