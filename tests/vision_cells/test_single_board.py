@@ -8,6 +8,7 @@ import pytest
 
 from vision.board import find_single_board, locate
 from vision.board.dataset import BoardPhoto, photograph, rectified_error
+from vision.board.evaluate import cropped_to_board
 from vision.synth.art import reference_art_dir
 from vision.synth.board import render_board
 
@@ -93,22 +94,12 @@ def test_no_board_where_there_is_none(sheet):
     assert find_single_board(cv2.cvtColor(photo.frame, cv2.COLOR_BGR2GRAY)) is None
 
 
-def _cropped_to_board(photo: BoardPhoto, inside: float) -> tuple[np.ndarray, np.ndarray]:
-    """The photo cut to the board's bounding box, ``inside`` of its width further in (a scan, or a photo
-    cropped to the board): no table shows around it. Returns (picture, the board's corners in it)."""
-    corners = photo.corners
-    cut = inside * float(np.ptp(corners[:, 0]))
-    x0, y0 = (int(max(v + cut, 0)) for v in corners.min(axis=0))
-    x1, y1 = (int(v - cut) for v in corners.max(axis=0))
-    return photo.frame[y0:y1, x0:x1], corners - np.array([x0, y0], np.float32)
-
-
 @pytest.mark.parametrize(("seed", "rotation"), [(3, 2.0), (8, 91.0), (21, 178.0), (5, 268.0)])
 def test_a_board_that_fills_the_picture(busy_city, seed, rotation):
     """A board cut out of its photo, about square to the picture's edges (a scan, a photo cropped to the
     board): with no table around it no outline is segmented, and the picture's own edges are the outline the
     printed grid is fitted from."""
-    picture, corners = _cropped_to_board(_photo(busy_city, seed, tilt=8, rotation_deg=rotation), inside=0.02)
+    picture, corners = cropped_to_board(_photo(busy_city, seed, tilt=8, rotation_deg=rotation), inside=0.02)
     board = find_single_board(picture)
     assert board is not None and rectified_error(board.corners, corners) < 0.1
 

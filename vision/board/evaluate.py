@@ -23,7 +23,7 @@ import cv2
 import numpy as np
 
 from companion.layout import SIZE
-from vision.board.dataset import photograph, rectified_error
+from vision.board.dataset import BoardPhoto, photograph, rectified_error
 from vision.board.locate import (
     EVEN_CROSSINGS,
     PRINTED_CROSSINGS,
@@ -57,8 +57,14 @@ def filling_picture(board: np.ndarray, alpha: np.ndarray, rng: np.random.Generat
     board's corners in it)."""
     rotation = 90.0 * int(rng.integers(4)) + float(rng.uniform(-4, 4))
     photo = photograph(board, alpha, rng, tilt_deg=tilt_deg, rotation_deg=rotation)
+    return cropped_to_board(photo, inside=float(rng.uniform(-0.01, 0.03)))
+
+
+def cropped_to_board(photo: BoardPhoto, inside: float) -> tuple[np.ndarray, np.ndarray]:
+    """The photo cut to the board's bounding box, ``inside`` of its width further in (out when negative): no
+    table shows around it. Returns (picture, the board's corners in it)."""
     corners = photo.corners
-    cut = float(rng.uniform(-0.01, 0.03)) * float(np.ptp(corners[:, 0]))
+    cut = inside * float(np.ptp(corners[:, 0]))
     x0, y0 = (int(max(v + cut, 0)) for v in corners.min(axis=0))
     x1, y1 = (int(v - cut) for v in corners.max(axis=0))
     return photo.frame[y0:y1, x0:x1], corners - np.array([x0, y0], np.float32)
