@@ -900,6 +900,11 @@ class Tracker:
                     self.store.reopen_game(self.game_id)
                 self._replay()
             self.pending = None
+            if self.turn_dice is None and self.spent_dice is not None and \
+                    self.spent_dice == sorted(action.get("dice") or []):
+                # Its dice still lie in the tray: they are that turn's again, and the drawing the player makes
+                # instead is its move (set aside as spent, they would wait for a roll that never comes).
+                self.turn_dice, self.spent_dice = self.spent_dice, None
             self.ignored_diff = [dict(p) for p in action.get("place", [])] or None
             self._confirm_action(action, "undone")
             self._changed()

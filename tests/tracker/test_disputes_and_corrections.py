@@ -200,3 +200,18 @@ def test_a_drawing_before_the_roll_waits_for_the_dice_and_dice_order_does_not_ma
     ben = draw(START, [{"cell": "G2", "item": "W"}])
     t.observe(observation([walls, ben], list(reversed(WALLS))))
     assert t.current_player() == 1 and t.pending is not None  # waits for Ben's own roll
+
+
+def test_after_an_undo_the_dice_still_in_the_tray_are_the_turns_again(store):
+    """A move taken back while its dice still lie in the tray: the drawing the player makes instead is
+    that turn's move (the tracker had set the dice aside as spent and waited for a roll that never came)."""
+    t = new_tracker(store)
+    t.observe(observation([START, START], WALLS))
+    walls = draw(START, [{"cell": "B1", "item": "W"}, {"cell": "C1", "item": "W"}])
+    t.observe(observation([walls, START], WALLS))
+    assert t.current_player() == 1
+    t.undo()
+    fixed = draw(START, [{"cell": "B1", "item": "W"}, {"cell": "E1", "item": "W"}])
+    t.observe(observation([fixed, START], WALLS))
+    assert t.pending is None and t.current_player() == 1
+    assert t.state.players[0].city == fixed and t.last_action["dice"] == sorted(WALLS)
