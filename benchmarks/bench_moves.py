@@ -20,16 +20,22 @@ tilt, light, glare, sensor noise, several boards, the tray and the track.
 
 What is measured, per move with a drawing (the dice are taken as read right: this is about drawings):
 - right: the tracker recorded exactly the move drawn (symbol, dice turned, every cell and symbol);
-- asked: a close call put to the players, the drawn move one of the two choices (a tap, no typing);
-- neither: a close call, but the drawn move is neither choice (the players enter it by hand);
+- asked: a close call, or a move drawn on a cell the camera is unsure of with another legal reading of that
+  cell (``companion.reading.DOUBT_BELOW``), put to the players, the drawn move one of the two choices (a tap, no
+  typing);
+- neither: asked, but the drawn move is neither choice (the players enter it by hand);
 - dispute: no legal action fits what was read; the players fix the board or enter the move;
 - wrong: the tracker recorded another move without asking (the costly error: nobody may notice);
 - and of the illegal drawings, how many became a dispute (caught) instead of being taken as a move.
 Before each drawing, cells that the camera reads as drawn where the board is empty are corrected by hand
 (the players do so when the dashboard shows them, as in the demo); counted as phantoms.
 
-``--sweep`` also prints the same figures for other thresholds (``companion.reading.FIT_WITHIN`` and
-``ASK_WITHIN``), worked out from the same readings: how the thresholds were chosen.
+``--sweep`` also prints the same figures for other thresholds (``companion.reading.FIT_WITHIN``,
+``DROP_WITHIN``, ``ASK_WITHIN``, ``UNUSED_DICE_PRIOR``, ``DOUBT_WITHIN`` and ``DOUBT_BELOW``, or "list": the
+reader's own list of uncertain cells as the doubted ones), worked out from the same readings: how the
+thresholds were chosen (the two doubt thresholds at another seed, ``--seed 3030``). The sweep
+does not replay the tracker's whole flow (an illegal drawing taken as a move and undone, say), so its
+figures can differ from the live ones above by a move or two.
 """
 
 from __future__ import annotations
@@ -190,6 +196,8 @@ def _play_one(args: tuple[int, int, str, str, bool]) -> Tally:
                     cells = {cell: cell_probabilities(bad_board.alternatives.get(cell), city_cell(bad_board.city, cell))
                              for cell in _empty_spaces(cities[player])}
                     tally.turns.append({"state": state, "dice": dice, "cells": cells, "truth": None,
+                                        "doubted": [c for c in bad_board.uncertain if c in cells],
+                                        "sureness": _sureness(bad_board, cells),
                                         "taken_as_undrawn": False})
                 for mode, tracker in trackers.items():
                     moves_before = len(tracker.move_seqs)
@@ -221,6 +229,8 @@ def _play_one(args: tuple[int, int, str, str, bool]) -> Tally:
                     seen_nothing = all(city_cell(seat_board.city, cell) == "." for cell in cells)
                     undrawn_legal = judge(tracker.state, Action.from_json(tracker._undrawn_action(player, dice))).legal
                     tally.turns.append({"state": state, "dice": dice, "cells": cells, "truth": action,
+                                        "doubted": [c for c in seat_board.uncertain if c in cells],
+                                        "sureness": _sureness(seat_board, cells),
                                         "taken_as_undrawn": seen_nothing and undrawn_legal,
                                         "greedy": isinstance(bots[player], GreedyBot)})
             for mode, tracker in trackers.items():
@@ -251,6 +261,13 @@ def _play_one(args: tuple[int, int, str, str, bool]) -> Tally:
     return tally
 
 
+def _sureness(board: Any, cells: dict[str, Any]) -> dict[str, float]:
+    """How sure the reader is of each of ``cells`` (``BoardReading.confidence``)."""
+    from companion.tracker import cell_index
+
+    return {cell: float(board.confidence[cell_index(cell)[1]][cell_index(cell)[0]]) for cell in cells}
+
+
 def _empty_spaces(city: list[str]) -> list[str]:
     from companion.layout import ALL_CELLS
     from companion.tracker import SPACES, city_cell
@@ -258,17 +275,34 @@ def _empty_spaces(city: list[str]) -> list[str]:
     return [c for c in ALL_CELLS if c in SPACES and city_cell(city, c) == "."]
 
 
-def _sweep(turns: list[dict[str, Any]]) -> list[tuple[tuple[float, float, float, float], dict[str, int]]]:
+def _sweep(turns: list[dict[str, Any]]) -> list[tuple[tuple[float, float, float, float, float, float | None],
+                                                       dict[str, int]]]:
     """The rules-aware outcomes for other thresholds, from the same readings (read_move with wide limits,
     then each threshold decides as the tracker does). ``caught``: illegal drawings left to a dispute;
     ``greedy right``/``greedy wrong``: the same on the greedy bots' moves alone (they use all the dice of
     their symbol more often than the random bots, as players do)."""
-    from companion.reading import ASK_WITHIN, DROP_WITHIN, FIT_WITHIN, UNLISTED, UNUSED_DICE_PRIOR, read_move
+    from companion.reading import (
+        ASK_WITHIN,
+        DOUBT_BELOW,
+        DOUBT_WITHIN,
+        DROP_WITHIN,
+        FIT_WITHIN,
+        UNLISTED,
+        UNUSED_DICE_PRIOR,
+        doubted_rival,
+        read_move,
+    )
     from companion.rules import GameState
 
-    grid = [(fit, drop, ASK_WITHIN, UNUSED_DICE_PRIOR) for fit in (3.0, 4.6, 6.9) for drop in (0.7, 1.1, 1.6, 2.3, 40.0)]
-    grid += [(FIT_WITHIN, DROP_WITHIN, ask, UNUSED_DICE_PRIOR) for ask in (0.0, 0.7, 1.1, 2.3)]
-    grid += [(FIT_WITHIN, DROP_WITHIN, ASK_WITHIN, prior) for prior in (0.0, 0.9, 1.7, 3.0) if prior != UNUSED_DICE_PRIOR]
+    # (FIT_WITHIN, DROP_WITHIN, ASK_WITHIN, UNUSED_DICE_PRIOR, DOUBT_WITHIN, DOUBT_BELOW); a DOUBT_BELOW of None
+    # takes the reader's own list of uncertain cells as the doubted ones instead.
+    now = (FIT_WITHIN, DROP_WITHIN, ASK_WITHIN, UNUSED_DICE_PRIOR, DOUBT_WITHIN, DOUBT_BELOW)
+    grid: list[tuple[float, float, float, float, float, float | None]] = [
+        (fit, drop, *now[2:]) for fit in (3.0, 4.6, 6.9) for drop in (0.7, 1.1, 1.6, 2.3, 40.0)]
+    grid += [(*now[:2], ask, *now[3:]) for ask in (0.0, 0.7, 1.1, 2.3)]
+    grid += [(*now[:3], prior, *now[4:]) for prior in (0.0, 0.9, 1.7, 3.0) if prior != UNUSED_DICE_PRIOR]
+    grid += [(*now[:4], doubt, below) for doubt in (0.0, 4.6, 5.5, 6.9, 40.0)
+             for below in (0.5, 0.7, 0.8, 0.9, 0.99, None) if (doubt, below) != now[4:]]
     readings: dict[float, list[Any]] = {}
     for prior in sorted({g[3] for g in grid}):
         rows = readings[prior] = []
@@ -282,12 +316,18 @@ def _sweep(turns: list[dict[str, Any]]) -> list[tuple[tuple[float, float, float,
                      for r in reading.ranked]
             rows.append((reading, drops, t))
     out_rows = []
-    for fit, drop, ask, prior in grid:
+    for fit, drop, ask, prior, doubt, below in grid:
         out = dict.fromkeys((*OUTCOMES, "caught", "greedy right", "greedy wrong", "greedy"), 0)
         for reading, drops, t in readings[prior]:
             truth = t["truth"]
             fitting = [r for r, d in zip(reading.ranked, drops, strict=True)
                        if reading.raw_score - r.score <= fit and d <= drop]
+            rival = None
+            if fitting:
+                rivals = [r for r, d in zip(reading.ranked, drops, strict=True)
+                          if reading.raw_score - r.score <= doubt and d <= drop]
+                doubted = set(t["doubted"]) if below is None else {c for c, v in t["sureness"].items() if v < below}
+                rival = doubted_rival(fitting[0], rivals, doubted)
             if truth is None:  # an illegal drawing: right when nothing fits
                 out["caught"] += not fitting
                 continue
@@ -297,6 +337,8 @@ def _sweep(turns: list[dict[str, Any]]) -> list[tuple[tuple[float, float, float,
                 outcome = "dispute"
             elif len(fitting) > 1 and fitting[0].score - fitting[1].score < ask:
                 outcome = "asked" if any(_same_move(r.action, truth) for r in fitting[:2]) else "neither"
+            elif rival is not None:
+                outcome = "asked" if any(_same_move(r.action, truth) for r in (fitting[0], rival)) else "neither"
             else:
                 outcome = "right" if _same_move(fitting[0].action, truth) else "wrong"
             out[outcome] += 1
@@ -304,7 +346,7 @@ def _sweep(turns: list[dict[str, Any]]) -> list[tuple[tuple[float, float, float,
                 out["greedy"] += 1
                 if outcome in ("right", "wrong"):
                     out["greedy " + outcome] += 1
-        out_rows.append(((fit, drop, ask, prior), out))
+        out_rows.append(((fit, drop, ask, prior, doubt, below), out))
     return out_rows
 
 
@@ -327,7 +369,7 @@ def main() -> int:
         print(f"bench_moves: {len(missing)} handwriting fonts are not installed ({missing[0]} ...); "
               "apt-get install the packages in vision.synth.hands.FONT_PACKAGES", file=sys.stderr)
         return 2
-    from companion.reading import ASK_WITHIN, DROP_WITHIN, FIT_WITHIN
+    from companion.reading import ASK_WITHIN, DOUBT_BELOW, DOUBT_WITHIN, DROP_WITHIN, FIT_WITHIN
     from vision.cells.train_hands import unseen_model_path
 
     jobs = [(args.seed + 97 * g, args.players, args.families[g % len(args.families)], LANGUAGES[g % len(LANGUAGES)],
@@ -355,13 +397,16 @@ def main() -> int:
     print(f"moves read right: {plain['right'] / max(total.moves, 1):.1%} -> {rules['right'] / max(total.moves, 1):.1%}"
           f" (+{(rules['right'] + rules['asked']) / max(total.moves, 1):.1%} with the questions answered by a tap); "
           f"wrong without a question {plain['wrong']} -> {rules['wrong']} "
-          f"(FIT_WITHIN {FIT_WITHIN}, DROP_WITHIN {DROP_WITHIN}, ASK_WITHIN {ASK_WITHIN}; "
+          f"(FIT_WITHIN {FIT_WITHIN}, DROP_WITHIN {DROP_WITHIN}, ASK_WITHIN {ASK_WITHIN}, "
+          f"DOUBT_BELOW {DOUBT_BELOW}, DOUBT_WITHIN {DOUBT_WITHIN}; "
           f"{time.perf_counter() - t0:.0f} s)")
     if args.sweep:
         print("thresholds (rules-aware, same readings)")
-        print(" fit drop  ask prior   right  asked neither dispute  wrong  caught   greedy bots: right wrong")
-        for (fit, drop, ask, prior), out in _sweep(total.turns):
-            print(f"{fit:>4.1f}{drop:>5.1f}{ask:>5.1f}{prior:>6.1f} " + "".join(f"{out[k]:>7}" for k in OUTCOMES)
+        print(" fit drop  ask prior doubt below   right  asked neither dispute  wrong  caught   greedy bots: right wrong")
+        for (fit, drop, ask, prior, doubt, below), out in _sweep(total.turns):
+            print(f"{fit:>4.1f}{drop:>5.1f}{ask:>5.1f}{prior:>6.1f}{doubt:>6.1f}"
+                  + (f"{below:>6.2f} " if below is not None else "  list ")
+                  + "".join(f"{out[k]:>7}" for k in OUTCOMES)
                   + f"  {out['caught']:>3}/{total.illegal}       {out['greedy right']:>4}/{out['greedy']}"
                   + f" {out['greedy wrong']:>4}")
     return 0

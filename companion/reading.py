@@ -17,7 +17,7 @@ legal action that fits stays a dispute.
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -54,6 +54,18 @@ DROP_WITHIN = 1.1
 # Off: 1.7 read 3 more of 390 moves right with the same wrong ones, 3.0 took 3 more wrong; too little to
 # assume how people choose.
 UNUSED_DICE_PRIOR = 0.0
+# A move drawn on a cell the camera is less than DOUBT_BELOW sure of (its sureness is calibrated on hands the
+# network never saw, its probabilities are not) is asked about when another legal action, at most DOUBT_WITHIN
+# less probable than the raw reading (e^5.5 = 245:1), reads that cell otherwise. Every move bench_moves recorded
+# wrong without asking was drawn on a cell the reader listed as uncertain (a church 4 read as a 1 at 92.6 %),
+# but so are a third of the right cells of a new hand: asking about all of them took the wrong moves from 2 to
+# 0 of 358 at seed 3030 for 53 more questions (the sweep's figures). Under 0.8 sure took them to 0 for 10 more
+# questions, and at seed 4040 from 1 to 0 of 392 for 1 more (0.7 left one wrong at 3030; a window of 4.6 one
+# at each seed).
+# Chosen on those two seeds (``bench_moves.py --sweep --seed 3030``, ``4040``), not the benchmark's: at its
+# seed 2026 the moves recorded wrong went from 6 to 4 of 390, the questions from 7 to 16. 0 (either): off.
+DOUBT_BELOW = 0.8
+DOUBT_WITHIN = 5.5
 
 
 def cell_probabilities(alternatives: Mapping[str, float] | None, seen: str) -> dict[str, float]:
@@ -80,6 +92,8 @@ class MoveReading:
     raw_score: float  # the raw reading's score: the best any explanation of the cells can do
     ranked: list[ScoredAction] = field(default_factory=list)  # fitting legal actions, best first
     candidates: tuple[str, ...] = ()  # the cells where something may have been drawn
+    # The other reading of a doubted cell the best action draws on (``doubted_rival``), if there is one.
+    rival: ScoredAction | None = None
 
     @property
     def best(self) -> dict[str, Any] | None:
@@ -97,15 +111,33 @@ class MoveReading:
         return len(self.ranked) >= 2 and self.margin < ASK_WITHIN
 
 
+def doubted_rival(best: ScoredAction, others: Sequence[ScoredAction], doubted: Collection[str]) -> ScoredAction | None:
+    """The likeliest of ``others`` (best first) that reads a cell ``best`` draws on and the camera doubts
+    (``doubted``) otherwise: the other choice of the question a doubted drawing asks. None when ``best``
+    draws on no doubted cell or no other reading differs there."""
+    mine = {p["cell"]: p["item"] for p in best.action.get("place", [])}
+    cells = [cell for cell in mine if cell in doubted]
+    if not cells:
+        return None
+    for other in others:
+        theirs = {p["cell"]: p["item"] for p in other.action.get("place", [])}
+        if other is not best and any(theirs.get(cell) != mine[cell] for cell in cells):
+            return other
+    return None
+
+
 def read_move(state: Any, dice: Sequence[str], cells: Mapping[str, Mapping[str, float]],
               *, fit_within: float = FIT_WITHIN, drop_within: float = DROP_WITHIN,
-              unused_dice_prior: float = UNUSED_DICE_PRIOR) -> MoveReading:
+              unused_dice_prior: float = UNUSED_DICE_PRIOR, doubted: Collection[str] = (),
+              doubt_within: float = DOUBT_WITHIN) -> MoveReading:
     """Weigh every legal action of ``state``'s current player with these ``dice`` against ``cells``.
 
     ``cells`` maps each space the engine holds empty to its readings' probabilities (city character ->
     probability; ``cell_probabilities``). Only actions that draw something, and only on cells with a
     drawing at least ``CANDIDATE_AT_LEAST`` probable, are weighed; those within ``fit_within`` of the raw
     reading, and leaving empty cells read as drawn only within ``drop_within``, are returned, best first.
+    ``doubted``: the cells the camera lists as uncertain; the best action's ``rival`` is looked for among
+    the actions within ``doubt_within`` of the raw reading.
     """
     from companion.tracker import dice_used  # the tracker imports this module
 
@@ -136,7 +168,7 @@ def read_move(state: Any, dice: Sequence[str], cells: Mapping[str, Mapping[str, 
                 score += logs[p.cell].get(p.item, unlisted[p.cell])
             if unused_dice_prior and not action.turned and dice_used(action.to_json()) < dice.count(action.symbol):
                 score -= unused_dice_prior
-            if raw - score > fit_within:
+            if raw - score > max(fit_within, doubt_within):
                 continue
             placed = {p.cell for p in place}
             if sum(cost for cell, cost in drawn.items() if cell not in placed) > drop_within:
@@ -149,7 +181,11 @@ def read_move(state: Any, dice: Sequence[str], cells: Mapping[str, Mapping[str, 
             as_json["place"].sort(key=lambda pl: ALL_CELLS.index(pl["cell"]))
             ranked.append(ScoredAction(as_json, score))
     ranked.sort(key=lambda s: -s.score)
-    return MoveReading(raw, ranked, tuple(sorted(logs, key=ALL_CELLS.index)))
+    fitting = [r for r in ranked if raw - r.score <= fit_within]
+    rival = None
+    if fitting and doubt_within > 0:
+        rival = doubted_rival(fitting[0], [r for r in ranked if raw - r.score <= doubt_within], doubted)
+    return MoveReading(raw, fitting, tuple(sorted(logs, key=ALL_CELLS.index)), rival)
 
 
 PERSON_WORDS: dict[str, str] = {

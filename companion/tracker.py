@@ -37,6 +37,7 @@ from companion.game import Game
 from companion.layout import ALL_CELLS, LAYOUT, cell_index
 from companion.reading import (
     ASK_WITHIN,
+    DOUBT_BELOW,
     MoveReading,
     cell_probabilities,
     describe_choice,
@@ -695,7 +696,15 @@ class Tracker:
         if not self.rules_aware or len(dice) != 5:
             return None
         cells = self.cell_readings(player)
-        return None if cells is None else read_move(self.state, dice, cells)
+        if cells is None:
+            return None
+        seat = self.seats[player]
+        sureness = getattr((self.last_boards.get(seat) or {}).get("reading"), "confidence", None)
+        # A cell corrected by hand is certain, whatever the camera doubted.
+        doubted = [] if sureness is None else [
+            c for c in cells if (seat, c) not in self.aliases
+            and sureness[cell_index(c)[1]][cell_index(c)[0]] < DOUBT_BELOW]
+        return read_move(self.state, dice, cells, doubted=doubted)
 
     def _read_drawing(self, player: int, dice: list[str], place: list[dict[str, str]]) -> None:
         """A settled drawing: the most probable legal action is the move; a close call is asked; no legal
@@ -714,6 +723,11 @@ class Tracker:
             # hardly less probable (an inner wall the network half takes for a crate): taking the legal one
             # silently would record a move nobody made, so the players say which; "as drawn" is a dispute.
             self._ask(player, best.action, raw, place)
+            return
+        if reading.rival is not None:
+            # The camera is unsure of a cell of the likeliest move, and another legal move reads it otherwise:
+            # its sureness is calibrated on hands it never saw, its probabilities are not: the players say.
+            self._ask(player, best.action, reading.rival.action, place)
             return
         self._judge_and_record(best.action, source="camera")
 

@@ -10,7 +10,7 @@ import pytest
 
 from companion.errors import UserError
 from companion.layout import ALL_CELLS, LAYOUT, empty_city
-from companion.reading import ASK_WITHIN, FIT_WITHIN, describe_choice, read_move
+from companion.reading import ASK_WITHIN, DOUBT_BELOW, DOUBT_WITHIN, FIT_WITHIN, describe_choice, read_move
 from companion.rules import GameState
 from companion.tracker import Tracker, city_cell
 from vision.observation import BoardReading, Observation
@@ -21,9 +21,11 @@ START = empty_city()
 TWO_HEADS = ["head", "head", "wall", "crate", "swords"]
 
 
-def reading(seat: int, city: list[str], doubts: dict[str, dict[str, float]] | None = None) -> BoardReading:
+def reading(seat: int, city: list[str], doubts: dict[str, dict[str, float]] | None = None,
+            sure: dict[str, float] | None = None) -> BoardReading:
     """A board as the camera reads it: every drawable cell certain of what it shows, except ``doubts``
-    (cell -> readings with probabilities), whose likeliest reading is what ``city`` shows there."""
+    (cell -> readings with probabilities), whose likeliest reading is what ``city`` shows there; ``sure``:
+    how sure the reader is of some cells (``BoardReading.confidence``; the rest 1.0)."""
     doubts = doubts or {}
     alternatives: dict[str, dict[str, float]] = {}
     rows = [list(r) for r in city]
@@ -37,13 +39,17 @@ def reading(seat: int, city: list[str], doubts: dict[str, dict[str, float]] | No
             rows[row][col] = best
         else:
             alternatives[cell] = {city_cell(city, cell): 1.0}
-    return BoardReading(seat=seat, city=tuple("".join(r) for r in rows), confidence=ONES,
-                        alternatives=alternatives)
+    confidence = [list(r) for r in ONES]
+    for cell, value in (sure or {}).items():
+        confidence[int(cell[1]) - 1]["ABCDEFG".index(cell[0])] = value
+    return BoardReading(seat=seat, city=tuple("".join(r) for r in rows),
+                        confidence=tuple(tuple(r) for r in confidence), alternatives=alternatives)
 
 
 def seen(cities: list[list[str]], dice: list[str] | None, doubts: dict[str, dict[str, float]] | None = None,
-         player: int = 0) -> Observation:
-    boards = tuple(reading(i, c, doubts if i == player else None) for i, c in enumerate(cities))
+         player: int = 0, sure: dict[str, float] | None = None) -> Observation:
+    boards = tuple(reading(i, c, doubts if i == player else None, sure if i == player else None)
+                   for i, c in enumerate(cities))
     return Observation(boards=boards, dice=None if dice is None else dice_readings(dice))
 
 
@@ -246,3 +252,52 @@ def test_an_illegal_drawing_clearly_read_so_is_not_asked(store):
     t.observe(seen([START, START], roll))
     t.observe(seen([START, START], roll, {"D4": {"W": 0.95, "G": 0.02, ".": 0.01}}))
     assert t.question is None
+
+
+THREE_CROSSES = ["cross", "cross", "cross", "log", "swords"]
+
+
+@pytest.mark.parametrize("sure", [0.99, 0.6])
+def test_a_drawing_the_camera_is_unsure_of_is_asked_about_when_another_legal_reading_fits(store, sure):
+    """A church read as a 3 at 99 %, a 1 at 0.8 %: too unlikely to fit (FIT_WITHIN), but within DOUBT_WITHIN.
+    Taken as read when the reader is sure of the cell; when it is under DOUBT_BELOW sure, the players are
+    asked, and the 1 they tap is the move."""
+    t = new_tracker(store)
+    t.observe(seen([START, START], THREE_CROSSES))
+    doubts = {"D4": {"3": 0.99, "1": 0.008, ".": 0.002}}
+    assert FIT_WITHIN < math.log(0.99 / 0.008) < DOUBT_WITHIN
+    t.observe(seen([START, START], THREE_CROSSES, doubts, sure={"D4": sure}))
+    if sure >= DOUBT_BELOW:
+        assert t.question is None and t.last_action["place"] == [{"cell": "D4", "item": "3"}]
+        return
+    assert t.question is not None and t.current_player() == 0
+    assert [c["place"] for c in t.question.choices] == [[{"cell": "D4", "item": "3"}], [{"cell": "D4", "item": "1"}]]
+    t.answer_question(1)
+    assert t.question is None and t.last_action["place"] == [{"cell": "D4", "item": "1"}]
+    assert t.last_action["symbol"] == "cross" and t.current_player() == 1
+
+
+def test_an_unsure_cell_without_a_legal_rival_near_enough_is_taken_as_read(store):
+    """Unsure, but the only other legal reading is less likely than DOUBT_WITHIN allows (a 2 at 0.1 %), or
+    the other reading is not legal (a juggler with two heads): nothing to ask."""
+    assert math.log(0.9985 / 0.001) > DOUBT_WITHIN
+    t = new_tracker(store)
+    t.observe(seen([START, START], THREE_CROSSES))
+    t.observe(seen([START, START], THREE_CROSSES, {"D4": {"3": 0.9985, "2": 0.001, ".": 0.0005}}, sure={"D4": 0.5}))
+    assert t.question is None and t.last_action["place"] == [{"cell": "D4", "item": "3"}]
+    t2 = Tracker.start_game(store, ["Anke", "Ben"], start_player=0)
+    t2.observe(seen([START, START], TWO_HEADS))
+    t2.observe(seen([START, START], TWO_HEADS, {"D4": {"s": 0.6, "j": 0.39, ".": 0.01}}, sure={"D4": 0.5}))
+    assert t2.question is None and t2.last_action["place"] == [{"cell": "D4", "item": "s"}]
+
+
+def test_the_rival_reads_a_doubted_cell_otherwise():
+    """``read_move``'s rival: only for a doubted cell the best reading draws on, only within ``doubt_within``."""
+    state = GameState.new(["Anke", "Ben"])
+    cells = {c: {".": 1.0} for c in ALL_CELLS if c not in LAYOUT.towers and c not in LAYOUT.printed_crates}
+    cells["D4"] = {"3": 0.99, "1": 0.008, ".": 0.002}
+    assert read_move(state, THREE_CROSSES, cells).rival is None
+    assert read_move(state, THREE_CROSSES, cells, doubted=["E5"]).rival is None
+    rival = read_move(state, THREE_CROSSES, cells, doubted=["D4"]).rival
+    assert rival is not None and rival.action["place"] == [{"cell": "D4", "item": "1"}]
+    assert read_move(state, THREE_CROSSES, cells, doubted=["D4"], doubt_within=0.0).rival is None
