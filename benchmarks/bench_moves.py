@@ -70,6 +70,7 @@ class Tally:
     phantoms: int = 0
     cells_drawn: int = 0
     cells_misread: int = 0
+    dice_misread: int = 0  # frames of a drawn move whose dice the camera read otherwise (not given to the trackers)
     turns: list[dict[str, Any]] = field(default_factory=list)  # for --sweep: readings and truths
 
     def add(self, other: Tally) -> None:
@@ -83,6 +84,7 @@ class Tally:
         self.phantoms += other.phantoms
         self.cells_drawn += other.cells_drawn
         self.cells_misread += other.cells_misread
+        self.dice_misread += other.dice_misread
         self.turns.extend(other.turns)
 
 
@@ -233,9 +235,12 @@ def _play_one(args: tuple[int, int, str, str, bool]) -> Tally:
                                         "sureness": _sureness(seat_board, cells),
                                         "taken_as_undrawn": seen_nothing and undrawn_legal,
                                         "greedy": isinstance(bots[player], GreedyBot)})
+            # The dice as rolled, not as the camera read them in this frame (this is about drawings); a die
+            # misread there is counted apart.
+            tally.dice_misread += obs.dice is None or sorted(d.face for d in obs.dice) != sorted(dice)
             for mode, tracker in trackers.items():
                 moves_before = len(tracker.move_seqs)
-                tracker.observe(obs)
+                tracker.observe(dataclasses.replace(obs, dice=before.dice))
                 tracker.observe(dataclasses.replace(obs, dice=()))
                 if tracker.question is not None:
                     choices = tracker.question.choices
@@ -386,7 +391,8 @@ def main() -> int:
              f"the network trained without the family for {', '.join(unseen) or 'none'}, the shipped one otherwise"))
     print(f"{total.moves} moves with a drawing ({total.cells_drawn} cells drawn, {total.cells_misread} of them "
           f"misread by the camera: {total.cells_misread / max(total.cells_drawn, 1):.1%}); "
-          f"{total.phantoms} phantom cells corrected by hand before a drawing")
+          f"{total.phantoms} phantom cells corrected by hand before a drawing; the dice misread in "
+          f"{total.dice_misread} of those frames (the trackers are given the dice as rolled)")
     print(f"{'':<24}" + "".join(f"{k:>9}" for k in OUTCOMES) + "   illegal drawings caught")
     for mode, label in (("plain", "likeliest symbol"), ("rules", "rules-aware")):
         row = total.outcomes[mode]
