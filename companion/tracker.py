@@ -632,6 +632,8 @@ class Tracker:
                     else self.read_with_rules(player, self.turn_dice)
                 if reading is not None and reading.close:
                     self._ask(player, reading.ranked[0].action, reading.ranked[1].action, [])
+                elif reading is not None and reading.rival is not None:
+                    self._ask(player, reading.ranked[0].action, reading.rival.action, [])
                 elif reading is not None and reading.ranked:
                     self._judge_and_record(reading.ranked[0].action, source="camera")
                 else:

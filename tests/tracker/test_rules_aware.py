@@ -201,6 +201,22 @@ def test_a_drawing_read_as_probably_empty_when_the_dice_oblige_one(store):
             assert t.dispute is not None and t.dispute.action["symbol"] is None
 
 
+def test_a_faint_drawing_the_camera_is_unsure_of_is_asked_about_when_the_tray_empties(store):
+    """Two heads rolled, the new person read as empty at 60 %, a soldier at 38 %, a priest at 1.2 %: when the
+    tray empties the soldier is the most probable legal move, but the camera is unsure of the cell and the
+    priest is within DOUBT_WITHIN of what it saw: the players are asked, as for a drawing read as drawn."""
+    t = new_tracker(store)
+    t.observe(seen([START, START], TWO_HEADS))
+    faint = {"E5": {".": 0.6, "s": 0.38, "p": 0.012, "c": 0.008}}
+    t.observe(seen([START, START], TWO_HEADS, faint, sure={"E5": 0.6}))
+    assert t.pending is None and t.question is None  # nothing read as drawn yet
+    t.observe(seen([START, START], [], faint, sure={"E5": 0.6}))
+    assert t.question is not None and t.current_player() == 0
+    assert [c["place"] for c in t.question.choices] == [[{"cell": "E5", "item": "s"}], [{"cell": "E5", "item": "p"}]]
+    t.answer_question(1)
+    assert t.last_action["place"] == [{"cell": "E5", "item": "p"}] and t.current_player() == 1
+
+
 def test_an_inner_wall_read_as_drawn_is_not_explained_away(store):
     """The cell reader weighs a wall on an inner space down (walls stand on the outer ring), so a real
     inner wall may read at only 80 %. Two walls rolled and two drawn, one of them inside: the wall on B1
