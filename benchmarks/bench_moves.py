@@ -33,9 +33,10 @@ Before each drawing, cells that the camera reads as drawn where the board is emp
 ``--sweep`` also prints the same figures for other thresholds (``companion.reading.FIT_WITHIN``,
 ``DROP_WITHIN``, ``ASK_WITHIN``, ``UNUSED_DICE_PRIOR``, ``DOUBT_WITHIN`` and ``DOUBT_BELOW``, or "list": the
 reader's own list of uncertain cells as the doubted ones), worked out from the same readings: how the
-thresholds were chosen (the two doubt thresholds at another seed, ``--seed 3030``). The sweep
-does not replay the tracker's whole flow (an illegal drawing taken as a move and undone, say), so its
-figures can differ from the live ones above by a move or two.
+thresholds were chosen (the two doubt thresholds at other seeds, ``--seed 3030`` and ``4040``). The sweep
+does not replay the tracker's whole flow (an illegal drawing taken as a move and undone, the question about
+a drawing read where the rules forbid it), so its figures can differ from the live ones above by a move or
+two.
 """
 
 from __future__ import annotations

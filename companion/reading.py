@@ -60,9 +60,8 @@ UNUSED_DICE_PRIOR = 0.0
 # wrong without asking was drawn on a cell the reader listed as uncertain (a church 4 read as a 1 at 92.6 %),
 # but so are a third of the right cells of a new hand: asking about all of them took the wrong moves from 2 to
 # 0 of 358 at seed 3030 for 53 more questions (the sweep's figures). Under 0.8 sure took them to 0 for 10 more
-# questions, and at seed 4040 from 1 to 0 of 392 for 1 more (0.7 left one wrong at 3030; a window of 4.6 one
-# at each seed).
-# Chosen on those two seeds (``bench_moves.py --sweep --seed 3030``, ``4040``), not the benchmark's: at its
+# questions, and at seed 4040 from 1 to 0 of 392 for 1 more (0.7 left one wrong at 3030, a window of 4.6 one
+# at 4040). Chosen on those two seeds (``bench_moves.py --sweep --seed 3030``, ``4040``), not the benchmark's: at its
 # seed 2026 the moves recorded wrong went from 6 to 4 of 390, the questions from 7 to 16. 0 (either): off.
 DOUBT_BELOW = 0.8
 DOUBT_WITHIN = 5.5
@@ -136,8 +135,8 @@ def read_move(state: Any, dice: Sequence[str], cells: Mapping[str, Mapping[str, 
     probability; ``cell_probabilities``). Only actions that draw something, and only on cells with a
     drawing at least ``CANDIDATE_AT_LEAST`` probable, are weighed; those within ``fit_within`` of the raw
     reading, and leaving empty cells read as drawn only within ``drop_within``, are returned, best first.
-    ``doubted``: the cells the camera lists as uncertain; the best action's ``rival`` is looked for among
-    the actions within ``doubt_within`` of the raw reading.
+    ``doubted``: the cells the camera is unsure of (the tracker's: read less than ``DOUBT_BELOW`` sure); the
+    best action's ``rival`` is looked for among the actions within ``doubt_within`` of the raw reading.
     """
     from companion.tracker import dice_used  # the tracker imports this module
 

@@ -723,9 +723,10 @@ class Tracker:
             # The drawing as read stands where the rules forbid it, and a legal reading of the same cells fits
             # (an inner wall the network half takes for a crate): taking the legal one silently would record a
             # move nobody made, so the players say which; "as drawn" is a dispute. Asked only when the legal
-            # reading was under ASK_WITHIN less probable until bench_moves showed careless players' inner
-            # walls read at 85 % recorded as crates (2 of 33 illegal drawings at seeds 3030 and 4040 taken as
-            # moves; asked whenever it fits, none, and no question more on the legal moves at seeds 2026 and 4040).
+            # reading was under ASK_WITHIN less probable until bench_moves showed a careless player's inner
+            # wall read at 85 % recorded as a crate (at seeds 3030 and 4040, 3 of 33 illegal drawings were taken
+            # as moves; asked whenever a legal reading fits, 1, and no more questions on the legal moves at
+            # seeds 2026 and 4040).
             self._ask(player, best.action, raw, place)
             return
         if reading.rival is not None:
