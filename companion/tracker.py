@@ -286,6 +286,9 @@ class Tracker:
         self.turn_dice: list[str] | None = None   # last five dice seen in the tray this turn
         self.spent_dice: list[str] | None = None  # dice of a recorded move, still lying in the tray
         self.tray_in_view = False
+        # whether dice lay in the tray when it was last seen: the tray emptied is the end of a drawn turn only
+        # when dice were there to take (after an undo the turn's dice can be known with the tray empty)
+        self.dice_in_tray = False
         self.seen_pirate_boxes: int | None = None
         self.last_boards: dict[int, dict[str, Any]] = {}
         self.pending: dict[str, Any] | None = None   # a drawing that has not settled yet
@@ -545,9 +548,10 @@ class Tracker:
                     self.spent_dice = None
                     changed = True
                 elif not faces:
-                    tray_cleared = self.tray_in_view and self.turn_dice is not None
+                    tray_cleared = self.tray_in_view and self.turn_dice is not None and self.dice_in_tray
                     self.spent_dice = None
                 self.tray_in_view = True
+                self.dice_in_tray = bool(faces)
             else:
                 self.tray_in_view = False
             if not self.finished:
@@ -919,11 +923,15 @@ class Tracker:
                     self.store.reopen_game(self.game_id)
                 self._replay()
             self.pending = None
-            if self.turn_dice is None and self.spent_dice is not None and \
-                    self.spent_dice == sorted(action.get("dice") or []):
-                # Its dice still lie in the tray: they are that turn's again, and the drawing the player makes
-                # instead is its move (set aside as spent, they would wait for a roll that never comes).
-                self.turn_dice, self.spent_dice = self.spent_dice, None
+            dice = sorted(action.get("dice") or [])
+            if len(dice) == 5:
+                # The turn taken back rolled these dice, wherever they are now: the drawing the player makes
+                # instead is judged with them (left as spent, or taken out of the tray, the drawing waited for
+                # a roll that never came and was never recorded). A roll lying in the tray since, the next
+                # player's, stays theirs: it is not a new roll of this turn.
+                in_tray = self.turn_dice
+                self.turn_dice = dice
+                self.spent_dice = in_tray if in_tray is not None and in_tray != dice else None
             self.ignored_diff = [dict(p) for p in action.get("place", [])] or None
             self._confirm_action(action, "undone")
             self._changed()

@@ -215,3 +215,68 @@ def test_after_an_undo_the_dice_still_in_the_tray_are_the_turns_again(store):
     t.observe(observation([fixed, START], WALLS))
     assert t.pending is None and t.current_player() == 1
     assert t.state.players[0].city == fixed and t.last_action["dice"] == sorted(WALLS)
+
+
+def test_an_undo_after_the_dice_were_taken_keeps_the_turns_dice(store):
+    """The move taken back once the tray was emptied: what the player draws instead is judged with the dice
+    that turn rolled (before, it waited for dice that never came back and was never recorded)."""
+    t = new_tracker(store)
+    t.observe(observation([START, START], WALLS))
+    walls = draw(START, [{"cell": "B1", "item": "W"}, {"cell": "C1", "item": "W"}])
+    t.observe(observation([walls, START], WALLS))
+    t.observe(observation([walls, START], []))  # the dice taken out of the tray
+    assert t.current_player() == 1
+    t.undo()
+    fixed = draw(START, [{"cell": "B1", "item": "W"}, {"cell": "E1", "item": "W"}])
+    t.observe(observation([fixed, START], []))
+    assert t.pending is None and t.current_player() == 1
+    assert t.state.players[0].city == fixed and t.last_action["dice"] == sorted(WALLS)
+
+
+def test_an_undo_after_the_next_roll_judges_the_redrawing_with_its_own_dice(store):
+    """The next player has rolled when the move is taken back: the redrawing is judged with the dice of the
+    move taken back, not with the roll in the tray, which stays the next player's."""
+    t = new_tracker(store)
+    t.observe(observation([START, START], WALLS))
+    walls = draw(START, [{"cell": "B1", "item": "W"}, {"cell": "C1", "item": "W"}])
+    t.observe(observation([walls, START], WALLS))
+    t.observe(observation([walls, START], []))
+    heads = ["head", "head", "crate", "log", "swords"]
+    t.observe(observation([walls, START], heads))  # Ben's roll
+    t.undo()
+    assert t.current_player() == 0
+    fixed = draw(START, [{"cell": "B1", "item": "W"}, {"cell": "E1", "item": "W"}])
+    t.observe(observation([fixed, START], heads))
+    assert t.current_player() == 1 and t.state.players[0].city == fixed
+    assert t.last_action["dice"] == sorted(WALLS)
+    soldier = draw(START, [{"cell": "D4", "item": "s"}])
+    t.observe(observation([fixed, soldier], heads))  # Ben draws with the roll still in the tray
+    assert t.current_player() == 0 and t.last_action["dice"] == sorted(heads)
+
+
+def test_an_undo_with_the_tray_empty_waits_for_the_redrawing_to_settle(store):
+    """With a settling time, as at a real table: after the undo the board first still shows the drawing taken
+    back (not taken again), the tray stays empty (no turn ends: no dice were taken), and the drawing made
+    instead is recorded once it has settled, with the turn's dice."""
+    now = [100.0]
+    t = new_tracker(store, settle_seconds=4.0, clock=lambda: now[0])
+    t.observe(observation([START, START], WALLS))
+    walls = draw(START, [{"cell": "B1", "item": "W"}, {"cell": "C1", "item": "W"}])
+    t.observe(observation([walls, START], WALLS))
+    t.observe(observation([walls, START], []))
+    assert t.current_player() == 1
+    t.undo()
+    for _ in range(3):
+        now[0] += 5
+        t.observe(observation([walls, START], []))
+        assert t.current_player() == 0 and t.pending is None and t.turn_dice == sorted(WALLS)
+    one = draw(START, [{"cell": "B1", "item": "W"}])
+    t.observe(observation([one, START], []))  # erasing C1 first: half the redrawing, not a move
+    now[0] += 1
+    fixed = draw(START, [{"cell": "B1", "item": "W"}, {"cell": "E1", "item": "W"}])
+    t.observe(observation([fixed, START], []))
+    assert t.current_player() == 0
+    now[0] += 5
+    t.tick()
+    assert t.current_player() == 1 and t.state.players[0].city == fixed
+    assert t.last_action["dice"] == sorted(WALLS)
