@@ -14,8 +14,10 @@ How a turn is seen:
   players override it with a reason, or enter the move by hand.
 - when the camera gives each cell's likely readings, the drawing is read with the rules
   (``companion.reading``): the most probable legal action for the roll is the move; two nearly as
-  probable become a question for the players (which did you draw?), answered on the dashboard; no legal
-  action that fits the drawing is a dispute as before.
+  probable become a question for the players (which did you draw?), answered on the dashboard, and so does
+  a likeliest move drawn on a cell the camera is unsure of when another legal reading of that cell fits,
+  or one read where the rules forbid it; no legal action that fits the drawing is a dispute as before;
+- a move taken back (undo) is redrawn with that turn's dice, wherever the dice are by then.
 
 Cells that stay different from the engine after a move (a misread, a smudge) are never taken as new
 drawings of another turn: only cells the engine holds empty can be new. A cell corrected by hand
