@@ -200,7 +200,7 @@ def _play_one(args: tuple[int, int, str, str, bool]) -> Tally:
                              for cell in _empty_spaces(cities[player])}
                     tally.turns.append({"state": state, "dice": dice, "cells": cells, "truth": None,
                                         "doubted": [c for c in bad_board.uncertain if c in cells],
-                                        "sureness": _sureness(bad_board, cells),
+                                        "sureness": {c: bad_board.sureness(c) for c in cells},
                                         "taken_as_undrawn": False})
                 for mode, tracker in trackers.items():
                     moves_before = len(tracker.move_seqs)
@@ -233,7 +233,7 @@ def _play_one(args: tuple[int, int, str, str, bool]) -> Tally:
                     undrawn_legal = judge(tracker.state, Action.from_json(tracker._undrawn_action(player, dice))).legal
                     tally.turns.append({"state": state, "dice": dice, "cells": cells, "truth": action,
                                         "doubted": [c for c in seat_board.uncertain if c in cells],
-                                        "sureness": _sureness(seat_board, cells),
+                                        "sureness": {c: seat_board.sureness(c) for c in cells},
                                         "taken_as_undrawn": seen_nothing and undrawn_legal,
                                         "greedy": isinstance(bots[player], GreedyBot)})
             # The dice as rolled, not as the camera read them in this frame (this is about drawings); a die
@@ -265,13 +265,6 @@ def _play_one(args: tuple[int, int, str, str, bool]) -> Tally:
                 tracker.observe(cleared)
         store.close()
     return tally
-
-
-def _sureness(board: Any, cells: dict[str, Any]) -> dict[str, float]:
-    """How sure the reader is of each of ``cells`` (``BoardReading.confidence``)."""
-    from companion.tracker import cell_index
-
-    return {cell: float(board.confidence[cell_index(cell)[1]][cell_index(cell)[0]]) for cell in cells}
 
 
 def _empty_spaces(city: list[str]) -> list[str]:

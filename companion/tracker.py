@@ -706,11 +706,10 @@ class Tracker:
         if cells is None:
             return None
         seat = self.seats[player]
-        sureness = getattr((self.last_boards.get(seat) or {}).get("reading"), "confidence", None)
+        board = (self.last_boards.get(seat) or {}).get("reading")
         # A cell corrected by hand is certain, whatever the camera doubted.
-        doubted = [] if sureness is None else [
-            c for c in cells if (seat, c) not in self.aliases
-            and sureness[cell_index(c)[1]][cell_index(c)[0]] < DOUBT_BELOW]
+        doubted = [] if board is None else [
+            c for c in cells if (seat, c) not in self.aliases and board.sureness(c) < DOUBT_BELOW]
         return read_move(self.state, dice, cells, doubted=doubted)
 
     def _read_drawing(self, player: int, dice: list[str], place: list[dict[str, str]]) -> None:

@@ -8,6 +8,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from companion.layout import cell_index
+
 DIE_FACES: tuple[str, ...] = ("log", "crate", "wall", "cross", "head", "swords")
 
 
@@ -36,6 +38,11 @@ class BoardReading:
 
     def to_json(self) -> dict[str, Any]:
         return {"seat": self.seat, "city": list(self.city), "uncertain": list(self.uncertain)}
+
+    def sureness(self, cell: str) -> float:
+        """``confidence`` of one cell, by name ("D4")."""
+        col, row = cell_index(cell)
+        return float(self.confidence[row][col])
 
 
 # A die read with less confidence than this is doubtful: the stability filter makes it hold still longer

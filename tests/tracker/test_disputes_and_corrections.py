@@ -141,12 +141,22 @@ def test_hand_entry_illegal_is_refused_unless_overridden(store):
     assert t.current_player() == 1 and store.events(t.game_id)[-1]["type"] == "override"
 
 
+# Two walls on B1 and C1, and the same turn redrawn with the second wall on E1 instead.
+TWO_WALLS = draw(START, [{"cell": "B1", "item": "W"}, {"cell": "C1", "item": "W"}])
+REDRAWN = draw(START, [{"cell": "B1", "item": "W"}, {"cell": "E1", "item": "W"}])
+
+
+def two_walls_recorded(t: Tracker) -> list[str]:
+    """Anke rolls WALLS and draws TWO_WALLS, recorded as her move: Ben's turn. Returns her city."""
+    t.observe(observation([START, START], WALLS))
+    t.observe(observation([TWO_WALLS, START], WALLS))
+    assert t.current_player() == 1
+    return TWO_WALLS
+
+
 def test_undo_takes_back_and_does_not_retake_the_same_drawing(store):
     t = new_tracker(store)
-    t.observe(observation([START, START], WALLS))
-    walls = draw(START, [{"cell": "B1", "item": "W"}, {"cell": "C1", "item": "W"}])
-    t.observe(observation([walls, START], WALLS))
-    assert t.current_player() == 1
+    walls = two_walls_recorded(t)
     t.undo()
     assert t.current_player() == 0 and t.state.players[0].city == START
     t.observe(observation([walls, START], []))
@@ -206,12 +216,9 @@ def test_after_an_undo_the_dice_still_in_the_tray_are_the_turns_again(store):
     """A move taken back while its dice still lie in the tray: the drawing the player makes instead is
     that turn's move (the tracker had set the dice aside as spent and waited for a roll that never came)."""
     t = new_tracker(store)
-    t.observe(observation([START, START], WALLS))
-    walls = draw(START, [{"cell": "B1", "item": "W"}, {"cell": "C1", "item": "W"}])
-    t.observe(observation([walls, START], WALLS))
-    assert t.current_player() == 1
+    two_walls_recorded(t)
     t.undo()
-    fixed = draw(START, [{"cell": "B1", "item": "W"}, {"cell": "E1", "item": "W"}])
+    fixed = REDRAWN
     t.observe(observation([fixed, START], WALLS))
     assert t.pending is None and t.current_player() == 1
     assert t.state.players[0].city == fixed and t.last_action["dice"] == sorted(WALLS)
@@ -221,13 +228,11 @@ def test_an_undo_after_the_dice_were_taken_keeps_the_turns_dice(store):
     """The move taken back once the tray was emptied: what the player draws instead is judged with the dice
     that turn rolled (before, it waited for dice that never came back and was never recorded)."""
     t = new_tracker(store)
-    t.observe(observation([START, START], WALLS))
-    walls = draw(START, [{"cell": "B1", "item": "W"}, {"cell": "C1", "item": "W"}])
-    t.observe(observation([walls, START], WALLS))
+    walls = two_walls_recorded(t)
     t.observe(observation([walls, START], []))  # the dice taken out of the tray
     assert t.current_player() == 1
     t.undo()
-    fixed = draw(START, [{"cell": "B1", "item": "W"}, {"cell": "E1", "item": "W"}])
+    fixed = REDRAWN
     t.observe(observation([fixed, START], []))
     assert t.pending is None and t.current_player() == 1
     assert t.state.players[0].city == fixed and t.last_action["dice"] == sorted(WALLS)
@@ -237,15 +242,13 @@ def test_an_undo_after_the_next_roll_judges_the_redrawing_with_its_own_dice(stor
     """The next player has rolled when the move is taken back: the redrawing is judged with the dice of the
     move taken back, not with the roll in the tray, which stays the next player's."""
     t = new_tracker(store)
-    t.observe(observation([START, START], WALLS))
-    walls = draw(START, [{"cell": "B1", "item": "W"}, {"cell": "C1", "item": "W"}])
-    t.observe(observation([walls, START], WALLS))
+    walls = two_walls_recorded(t)
     t.observe(observation([walls, START], []))
     heads = ["head", "head", "crate", "log", "swords"]
     t.observe(observation([walls, START], heads))  # Ben's roll
     t.undo()
     assert t.current_player() == 0
-    fixed = draw(START, [{"cell": "B1", "item": "W"}, {"cell": "E1", "item": "W"}])
+    fixed = REDRAWN
     t.observe(observation([fixed, START], heads))
     assert t.current_player() == 1 and t.state.players[0].city == fixed
     assert t.last_action["dice"] == sorted(WALLS)
@@ -261,7 +264,7 @@ def test_an_undo_with_the_tray_empty_waits_for_the_redrawing_to_settle(store):
     now = [100.0]
     t = new_tracker(store, settle_seconds=4.0, clock=lambda: now[0])
     t.observe(observation([START, START], WALLS))
-    walls = draw(START, [{"cell": "B1", "item": "W"}, {"cell": "C1", "item": "W"}])
+    walls = TWO_WALLS
     t.observe(observation([walls, START], WALLS))
     t.observe(observation([walls, START], []))
     assert t.current_player() == 1
@@ -273,7 +276,7 @@ def test_an_undo_with_the_tray_empty_waits_for_the_redrawing_to_settle(store):
     one = draw(START, [{"cell": "B1", "item": "W"}])
     t.observe(observation([one, START], []))  # erasing C1 first: half the redrawing, not a move
     now[0] += 1
-    fixed = draw(START, [{"cell": "B1", "item": "W"}, {"cell": "E1", "item": "W"}])
+    fixed = REDRAWN
     t.observe(observation([fixed, START], []))
     assert t.current_player() == 0
     now[0] += 5
