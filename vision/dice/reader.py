@@ -605,8 +605,9 @@ def _apart(symbols: list[_Symbol], min_ink: float = 0.0) -> list[_Symbol]:
     return kept
 
 
-def _split(points: np.ndarray, k: int, seeds: list[tuple[float, float]]) -> list[np.ndarray]:
-    """k groups of a blob's pixels (k-means from ``seeds`` plus farthest points; deterministic)."""
+def _split(points: np.ndarray, k: int, seeds: list[tuple[float, float]], fixed: int = 0) -> list[np.ndarray]:
+    """k groups of a blob's pixels (k-means from ``seeds`` plus farthest points; deterministic). The first
+    ``fixed`` seeds stay where they are (dice whose top was seen: only the others' groups move)."""
     centres = [np.asarray(s, np.float32) for s in seeds[:k]]
     if not centres:
         centres.append(points[np.argmax(((points - points.mean(axis=0)) ** 2).sum(axis=1))])
@@ -614,6 +615,19 @@ def _split(points: np.ndarray, k: int, seeds: list[tuple[float, float]]) -> list
         d = np.min([((points - c) ** 2).sum(axis=1) for c in centres], axis=0)
         centres.append(points[int(np.argmax(d))])
     assign = np.argmin([((points - c) ** 2).sum(axis=1) for c in centres], axis=0).astype(np.int32)
+    if fixed:
+        for _ in range(30):
+            moved = False
+            for j in range(fixed, k):
+                own = points[assign == j]
+                if len(own):
+                    new = own.mean(axis=0)
+                    moved |= bool(np.abs(new - centres[j]).max() > 0.5)
+                    centres[j] = new
+            assign = np.argmin([((points - c) ** 2).sum(axis=1) for c in centres], axis=0).astype(np.int32)
+            if not moved:
+                break
+        return [points[assign == j] for j in range(k)]
     criteria = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 30, 0.5)
     _, assign, _ = cv2.kmeans(points, k, assign.reshape(-1, 1), criteria, 1, cv2.KMEANS_USE_INITIAL_LABELS)
     return [points[assign.ravel() == j] for j in range(k)]
@@ -743,21 +757,24 @@ def segment_dice(tray: np.ndarray, view: TrayView = REFERENCE_VIEW) -> list[DieB
                 angle = cv2.minAreaRect(own)[2] if len(own) >= 5 else rects[i][2]
                 blobs.append(DieBlob((p.x, p.y), float(angle % 90.0), units))
             continue
-        # Some symbol unseen: split the blob, and put each die's top at its symbol or, without one,
-        # where the lean puts it.
-        groups = [points] if k == 1 else _split(points, k, [(p.x - lean[0], p.y - lean[1]) for p in picked])
-        free = list(picked)
-        for group in groups:
+        # Some symbol unseen: each die whose symbol was seen has its top there; the blob's pixels are split
+        # among those dice (held at their symbols) and the unseen ones, whose tops are where the lean puts
+        # them from their group. (k-means over every die moved seen tops too: a pink floor taken into a blob
+        # of five packed dice drew two groups off their clear symbols, and two dice were misplaced.)
+        if k == 1:
+            (cx, cy), _, angle = cv2.minAreaRect(points)
+            blobs.append(DieBlob((cx + float(lean[0]), cy + float(lean[1])), float(angle % 90.0), units))
+            continue
+        groups = _split(points, k, [(p.x - lean[0], p.y - lean[1]) for p in picked], fixed=len(picked))
+        for j, group in enumerate(groups):
+            if j < len(picked):
+                angle = cv2.minAreaRect(group)[2] if len(group) >= 5 else rects[i][2]
+                blobs.append(DieBlob((picked[j].x, picked[j].y), float(angle % 90.0), units))
+                continue
             if len(group) < 0.3 * top_area:
                 continue
             (cx, cy), _, angle = cv2.minAreaRect(group)
-            expected = (cx + float(lean[0]), cy + float(lean[1]))
-            near = [p for p in free if (p.x - expected[0]) ** 2 + (p.y - expected[1]) ** 2 < SYMBOL_GAP**2]
-            if near:
-                best = min(near, key=lambda p: (p.x - expected[0]) ** 2 + (p.y - expected[1]) ** 2)
-                free.remove(best)
-                expected = (best.x, best.y)
-            blobs.append(DieBlob((float(expected[0]), float(expected[1])), float(angle % 90.0), units))
+            blobs.append(DieBlob((cx + float(lean[0]), cy + float(lean[1])), float(angle % 90.0), units))
     return blobs
 
 
@@ -867,12 +884,15 @@ def _wholly_inside(shape: tuple[int, ...], blob: DieBlob) -> bool:
     return _EDGE_PX + reach <= x < width - _EDGE_PX - reach and _EDGE_PX + reach <= y < height - _EDGE_PX - reach
 
 
-def top_beyond_floor(surround: np.ndarray, margin: int, blob: DieBlob, levels: FloorLevels) -> DieBlob:
+def top_beyond_floor(surround: np.ndarray, margin: int, blob: DieBlob, levels: FloorLevels,
+                     others: tuple[tuple[float, float], ...] = ()) -> DieBlob:
     """``blob`` (floor pixels) with its top face found again in ``surround`` (the floor and ``margin``
     pixels beyond it on every side): a die by the wall leans out over the floor's edge, and on the floor
     alone its symbol was cut, which put the top's centre off. The symbol nearest the first guess, within
     a die, among the dark patches enclosed by the white (above ``levels``, as ``floor_levels`` set them
-    on the floor) that the die's own white belongs to; the blob as it was when there is none."""
+    on the floor) that the die's own white belongs to; the blob as it was when there is none. A symbol
+    within SYMBOL_GAP of ``others`` (the other dice's tops, floor pixels) is theirs, not this die's: a die
+    against the wall whose own symbol was not seen took its touching neighbour's, and the two were read as one."""
     cx, cy = blob.centre[0] + margin, blob.centre[1] + margin
     reach = int(1.5 * DIE_PX)
     x0, y0 = max(int(cx) - reach, 0), max(int(cy) - reach, 0)
@@ -892,8 +912,9 @@ def top_beyond_floor(surround: np.ndarray, margin: int, blob: DieBlob, levels: F
     outlines, _ = cv2.findContours(die, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     filled = np.zeros_like(die)
     cv2.drawContours(filled, outlines, -1, 1, -1)
+    taken = [_Symbol(x + margin, y + margin, 0.0) for x, y in others]
     near_symbols = [sym for sym in _symbols(darkest, filled.view(bool), (x0, y0))
-                    if (sym.x - cx) ** 2 + (sym.y - cy) ** 2 < DIE_PX**2]
+                    if (sym.x - cx) ** 2 + (sym.y - cy) ** 2 < DIE_PX**2 and _clear_of(sym, taken)]
     if not near_symbols:
         return blob
     best = min(near_symbols, key=lambda sym: (sym.x - cx) ** 2 + (sym.y - cy) ** 2)
@@ -1060,7 +1081,8 @@ class DiceReader:
         blobs = segment_dice(floor, view)
         if margin and blobs:
             levels = floor_levels(floor, view)
-            blobs = [blob if _wholly_inside(floor.shape, blob) else top_beyond_floor(surround, margin, blob, levels)
+            blobs = [blob if _wholly_inside(floor.shape, blob) else
+                     top_beyond_floor(surround, margin, blob, levels, tuple(b.centre for b in blobs if b is not blob))
                      for blob in blobs]
         crops = [seen_face_crop(surround, DieBlob((b.centre[0] + margin, b.centre[1] + margin), b.angle_deg,
                                                   b.area_units)) for b in blobs]
