@@ -704,3 +704,35 @@ def test_a_die_by_the_wall_does_not_take_its_neighbours_symbol():
     beside = top_beyond_floor(surround, margin, guess, levels, (tuple(neighbour),))
     assert np.hypot(*np.subtract(beside.centre, neighbour)) > 0.5 * DIE_PX
     assert np.hypot(*np.subtract(alone.centre, neighbour)) < np.hypot(*np.subtract(beside.centre, neighbour))
+
+
+def test_two_touching_dice_whose_symbols_join_are_read_as_two():
+    """Blue felt, 14 mm dice as a webcam sends them (bench_dice --camera-processing: blue felt, the smallest
+    tray, the 29th tray): a swords die leaning against a cross, its top in shade. Specks of the shaded top
+    joined the swords and the cross into one dark patch, taken for one symbol between the two dice: one die
+    read there, the other put beside it (three errors). A patch reaching farther than one symbol can is two."""
+    look = TrayLook("blue felt", 200.0, 140.0, 14.0)
+    rng = np.random.default_rng(20_261_124 + 10)
+    for _ in range(29):
+        frame, dice, _ = tray_scene(rng, look=look, camera_processing=True)
+    readings = DiceReader().read(frame)
+    assert readings is not None and len(readings) == 5
+    assert _right(readings, dice) == 5
+
+
+def test_a_dark_patch_reaching_beyond_one_symbol_is_split_in_two():
+    from vision.dice.reader import _one_symbol_each
+
+    canvas = np.zeros((120, 160), np.uint8)
+    cv2.line(canvas, (30, 40), (55, 65), 1, 4)  # an X ...
+    cv2.line(canvas, (30, 65), (55, 40), 1, 4)
+    ys, xs = np.nonzero(canvas)
+    assert len(_one_symbol_each(xs, ys, xs.mean(), ys.mean())) == 1  # one symbol: kept whole
+    cv2.line(canvas, (75, 52), (105, 52), 1, 4)  # ... and a cross one die further, joined by a thin trail
+    cv2.line(canvas, (90, 37), (90, 67), 1, 4)
+    cv2.line(canvas, (55, 52), (75, 52), 1, 1)
+    ys, xs = np.nonzero(canvas)
+    parts = _one_symbol_each(xs, ys, xs.mean(), ys.mean())
+    assert len(parts) == 2
+    middles = sorted(float(xs[p].mean()) for p in parts)
+    assert middles[0] < 55 < 75 < middles[1]
