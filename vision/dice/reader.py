@@ -577,7 +577,6 @@ def _symbols(darkest: np.ndarray, blob: np.ndarray, origin: tuple[int, int]) -> 
     count = np.bincount(ids, minlength=n)
     sum_x = np.bincount(ids, weights=xs, minlength=n)
     sum_y = np.bincount(ids, weights=ys, minlength=n)
-    ink = np.bincount(ids, weights=1.0 - rel, minlength=n)
     order = np.argsort(ids, kind="stable")
     starts = np.concatenate([[0], np.cumsum(count)])
     out = []
