@@ -681,7 +681,7 @@ def test_a_die_by_the_wall_does_not_take_its_neighbours_symbol():
     by the far wall, the one by the wall showing no symbol on the floor. Looked for again beyond the floor
     (``top_beyond_floor``), the nearest symbol within a die was its neighbour's, and the two were read as
     one die twice. A symbol that is another die's top is not taken."""
-    from vision.dice.reader import floor_levels, top_beyond_floor
+    from vision.dice.reader import DieBlob, floor_levels, top_beyond_floor
 
     look = TrayLook("light wood", 200.0, 140.0, 14.0)
     frame, dice, _ = _nth_scene(20_261_124 + 4, look, 25)
@@ -696,8 +696,6 @@ def test_a_die_by_the_wall_does_not_take_its_neighbours_symbol():
     heads = sorted((d.top_mm for d in dice if d.face == "head" and d.top_mm[1] < 30), key=lambda t: t[1])
     assert len(heads) == 2
     by_wall, neighbour = (np.array(t) * view.px_per_mm for t in heads)
-    from vision.dice.reader import DieBlob
-
     guess = DieBlob((float(by_wall[0]) - 2.0, float(by_wall[1]) + 2.0), 0.0, 1.0)
     levels = floor_levels(floor, view)
     alone = top_beyond_floor(surround, margin, guess, levels)
