@@ -577,6 +577,7 @@ def _symbols(darkest: np.ndarray, blob: np.ndarray, origin: tuple[int, int]) -> 
     count = np.bincount(ids, minlength=n)
     sum_x = np.bincount(ids, weights=xs, minlength=n)
     sum_y = np.bincount(ids, weights=ys, minlength=n)
+    ink = np.bincount(ids, weights=1.0 - rel, minlength=n)
     order = np.argsort(ids, kind="stable")
     starts = np.concatenate([[0], np.cumsum(count)])
     out = []
@@ -584,12 +585,18 @@ def _symbols(darkest: np.ndarray, blob: np.ndarray, origin: tuple[int, int]) -> 
         if count[j] < MIN_SYMBOL_PX:
             continue
         own = order[starts[j]:starts[j + 1]]
-        for part in _one_symbol_each(xs[own], ys[own], sum_x[j] / count[j], sum_y[j] / count[j]):
+        cx, cy = sum_x[j] / count[j], sum_y[j] / count[j]
+        parts = _one_symbol_each(xs[own], ys[own], cx, cy)
+        for part in parts:
             part_rel = rel[own[part]]
             if len(part_rel) < MIN_SYMBOL_PX:
                 continue
             depth = float(np.partition(part_rel, len(part_rel) // 10)[len(part_rel) // 10])
-            if depth <= MAX_SYMBOL_DEPTH:
+            if depth > MAX_SYMBOL_DEPTH:
+                continue
+            if len(parts) == 1:
+                out.append(_Symbol(origin[0] + cx, origin[1] + cy, float(ink[j])))
+            else:
                 out.append(_Symbol(origin[0] + float(xs[own[part]].mean()), origin[1] + float(ys[own[part]].mean()),
                                    float((1.0 - part_rel).sum())))
     return sorted(out, key=lambda sym: -sym.ink)
@@ -605,8 +612,9 @@ def _one_symbol_each(xs: np.ndarray, ys: np.ndarray, cx: float, cy: float) -> li
     """Index arrays into one dark component's pixels: the whole, or its two halves when it reaches farther than
     one symbol can (``SYMBOL_REACH``)."""
     whole = np.arange(len(xs))
-    reach = np.hypot(xs - cx, ys - cy)
-    if float(np.percentile(reach, 95)) <= SYMBOL_REACH * DIE_PX:
+    reach = (xs - cx) ** 2 + (ys - cy) ** 2  # squared: compared with a square, no roots taken
+    k = int(0.95 * (len(reach) - 1))
+    if float(np.partition(reach, k)[k]) <= (SYMBOL_REACH * DIE_PX) ** 2:
         return [whole]
     points = np.column_stack([xs, ys]).astype(np.float32)
     first = points[int(np.argmax(reach))]
