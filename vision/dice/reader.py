@@ -616,13 +616,8 @@ def _one_symbol_each(xs: np.ndarray, ys: np.ndarray, cx: float, cy: float) -> li
     k = int(0.95 * (len(reach) - 1))
     if float(np.partition(reach, k)[k]) <= (SYMBOL_REACH * DIE_PX) ** 2:
         return [whole]
-    points = np.column_stack([xs, ys]).astype(np.float32)
-    first = points[int(np.argmax(reach))]
-    second = points[int(np.argmax(np.hypot(*(points - first).T)))]
-    assign = (np.hypot(*(points - second).T) < np.hypot(*(points - first).T)).astype(np.int32)
-    criteria = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 20, 0.5)
-    _, assign, _ = cv2.kmeans(points, 2, assign.reshape(-1, 1), criteria, 1, cv2.KMEANS_USE_INITIAL_LABELS)
-    return [whole[assign.ravel() == 0], whole[assign.ravel() == 1]]
+    labels = _split_labels(np.column_stack([xs, ys]).astype(np.float32), 2, [])
+    return [whole[labels == 0], whole[labels == 1]]
 
 
 def _clear_of(sym: _Symbol, others: list[_Symbol]) -> bool:
@@ -641,7 +636,13 @@ def _apart(symbols: list[_Symbol], min_ink: float = 0.0) -> list[_Symbol]:
 
 
 def _split(points: np.ndarray, k: int, seeds: list[tuple[float, float]], fixed: int = 0) -> list[np.ndarray]:
-    """k groups of a blob's pixels (k-means from ``seeds`` plus farthest points; deterministic). The first
+    """k groups of a blob's pixels (``_split_labels``)."""
+    labels = _split_labels(points, k, seeds, fixed)
+    return [points[labels == j] for j in range(k)]
+
+
+def _split_labels(points: np.ndarray, k: int, seeds: list[tuple[float, float]], fixed: int = 0) -> np.ndarray:
+    """Each point's group of k (k-means from ``seeds`` plus farthest points; deterministic). The first
     ``fixed`` seeds stay where they are (dice whose top was seen: only the others' groups move)."""
     centres = [np.asarray(s, np.float32) for s in seeds[:k]]
     if not centres:
@@ -649,7 +650,11 @@ def _split(points: np.ndarray, k: int, seeds: list[tuple[float, float]], fixed: 
     while len(centres) < k:
         d = np.min([((points - c) ** 2).sum(axis=1) for c in centres], axis=0)
         centres.append(points[int(np.argmax(d))])
-    assign = np.argmin([((points - c) ** 2).sum(axis=1) for c in centres], axis=0).astype(np.int32)
+
+    def nearest() -> np.ndarray:
+        return np.argmin([((points - c) ** 2).sum(axis=1) for c in centres], axis=0).astype(np.int32)
+
+    assign = nearest()
     if fixed:
         for _ in range(30):
             moved = False
@@ -659,13 +664,13 @@ def _split(points: np.ndarray, k: int, seeds: list[tuple[float, float]], fixed: 
                     new = own.mean(axis=0)
                     moved |= bool(np.abs(new - centres[j]).max() > 0.5)
                     centres[j] = new
-            assign = np.argmin([((points - c) ** 2).sum(axis=1) for c in centres], axis=0).astype(np.int32)
+            assign = nearest()
             if not moved:
                 break
-        return [points[assign == j] for j in range(k)]
+        return assign
     criteria = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 30, 0.5)
     _, assign, _ = cv2.kmeans(points, k, assign.reshape(-1, 1), criteria, 1, cv2.KMEANS_USE_INITIAL_LABELS)
-    return [points[assign.ravel() == j] for j in range(k)]
+    return assign.ravel()
 
 
 def _depth_inside(blob: np.ndarray, box: tuple[int, int, int, int], width: int, height: int) -> np.ndarray:
@@ -796,11 +801,8 @@ def segment_dice(tray: np.ndarray, view: TrayView = REFERENCE_VIEW) -> list[DieB
         # among those dice (held at their symbols) and the unseen ones, whose tops are where the lean puts
         # them from their group. (k-means over every die moved seen tops too: a pink floor taken into a blob
         # of five packed dice drew two groups off their clear symbols, and two dice were misplaced.)
-        if k == 1:
-            (cx, cy), _, angle = cv2.minAreaRect(points)
-            blobs.append(DieBlob((cx + float(lean[0]), cy + float(lean[1])), float(angle % 90.0), units))
-            continue
-        groups = _split(points, k, [(p.x - lean[0], p.y - lean[1]) for p in picked], fixed=len(picked))
+        groups = [points] if k == 1 else _split(points, k, [(p.x - lean[0], p.y - lean[1]) for p in picked],
+                                                fixed=len(picked))
         for j, group in enumerate(groups):
             if j < len(picked):
                 angle = cv2.minAreaRect(group)[2] if len(group) >= 5 else rects[i][2]
