@@ -21,8 +21,8 @@ tilt, light, glare, sensor noise, several boards, the tray and the track.
 What is measured, per move with a drawing (the dice are taken as read right: this is about drawings):
 - right: the tracker recorded exactly the move drawn (symbol, dice turned, every cell and symbol);
 - asked: a close call, or a move drawn on a cell the camera is unsure of with another legal reading of that
-  cell (``companion.reading.DOUBT_BELOW``), put to the players, the drawn move one of the two choices (a tap, no
-  typing);
+  cell (``companion.reading.DOUBT_BELOW``; ``UNUSED_DOUBT_BELOW`` when the move leaves dice of its symbol
+  unused), put to the players, the drawn move one of the two choices (a tap, no typing);
 - neither: asked, but the drawn move is neither choice (the players enter it by hand);
 - dispute: no legal action fits what was read; the players fix the board or enter the move;
 - wrong: the tracker recorded another move without asking (the costly error: nobody may notice);
@@ -32,8 +32,9 @@ Before each drawing, cells that the camera reads as drawn where the board is emp
 
 ``--sweep`` also prints the same figures for other thresholds (``companion.reading.FIT_WITHIN``,
 ``DROP_WITHIN``, ``ASK_WITHIN``, ``UNUSED_DICE_PRIOR``, ``DOUBT_WITHIN`` and ``DOUBT_BELOW``, or "list": the
-reader's own list of uncertain cells as the doubted ones), worked out from the same readings: how the
-thresholds were chosen (the two doubt thresholds at other seeds, ``--seed 3030`` and ``4040``). The sweep
+reader's own list of uncertain cells as the doubted ones, and ``UNUSED_DOUBT_BELOW``), worked out from the same
+readings: how the thresholds were chosen (the two doubt thresholds at other seeds, ``--seed 3030`` and ``4040``;
+``UNUSED_DOUBT_BELOW`` at ``5050`` and ``6060``). The sweep
 does not replay the tracker's whole flow (an illegal drawing taken as a move and undone, the question about
 a drawing read where the rules forbid it), so its figures can differ from the live ones above by a move or
 two.
@@ -274,8 +275,10 @@ def _empty_spaces(city: list[str]) -> list[str]:
     return [c for c in ALL_CELLS if c in SPACES and city_cell(city, c) == "."]
 
 
-def _sweep(turns: list[dict[str, Any]]) -> list[tuple[tuple[float, float, float, float, float, float | None],
-                                                       dict[str, int]]]:
+Thresholds = tuple[float, float, float, float, float, float | None, float]
+
+
+def _sweep(turns: list[dict[str, Any]]) -> list[tuple[Thresholds, dict[str, int]]]:
     """The rules-aware outcomes for other thresholds, from the same readings (read_move with wide limits,
     then each threshold decides as the tracker does). ``caught``: illegal drawings left to a dispute;
     ``greedy right``/``greedy wrong``: the same on the greedy bots' moves alone (they use all the dice of
@@ -288,20 +291,23 @@ def _sweep(turns: list[dict[str, Any]]) -> list[tuple[tuple[float, float, float,
         FIT_WITHIN,
         UNLISTED,
         UNUSED_DICE_PRIOR,
+        UNUSED_DOUBT_BELOW,
         doubted_rival,
+        leaves_dice_unused,
         read_move,
     )
     from companion.rules import GameState
 
-    # (FIT_WITHIN, DROP_WITHIN, ASK_WITHIN, UNUSED_DICE_PRIOR, DOUBT_WITHIN, DOUBT_BELOW); a DOUBT_BELOW of None
-    # takes the reader's own list of uncertain cells as the doubted ones instead.
-    now = (FIT_WITHIN, DROP_WITHIN, ASK_WITHIN, UNUSED_DICE_PRIOR, DOUBT_WITHIN, DOUBT_BELOW)
-    grid: list[tuple[float, float, float, float, float, float | None]] = [
-        (fit, drop, *now[2:]) for fit in (3.0, 4.6, 6.9) for drop in (0.7, 1.1, 1.6, 2.3, 40.0)]
+    # (FIT_WITHIN, DROP_WITHIN, ASK_WITHIN, UNUSED_DICE_PRIOR, DOUBT_WITHIN, DOUBT_BELOW, UNUSED_DOUBT_BELOW); a
+    # DOUBT_BELOW of None takes the reader's own list of uncertain cells as the doubted ones instead.
+    now: Thresholds = (FIT_WITHIN, DROP_WITHIN, ASK_WITHIN, UNUSED_DICE_PRIOR, DOUBT_WITHIN, DOUBT_BELOW,
+                       UNUSED_DOUBT_BELOW)
+    grid: list[Thresholds] = [(fit, drop, *now[2:]) for fit in (3.0, 4.6, 6.9) for drop in (0.7, 1.1, 1.6, 2.3, 40.0)]
     grid += [(*now[:2], ask, *now[3:]) for ask in (0.0, 0.7, 1.1, 2.3)]
     grid += [(*now[:3], prior, *now[4:]) for prior in (0.0, 0.9, 1.7, 3.0) if prior != UNUSED_DICE_PRIOR]
-    grid += [(*now[:4], doubt, below) for doubt in (0.0, 4.6, 5.5, 6.9, 40.0)
-             for below in (0.5, 0.7, 0.8, 0.9, 0.99, None) if (doubt, below) != now[4:]]
+    grid += [(*now[:4], doubt, below, now[6]) for doubt in (0.0, 4.6, 5.5, 6.9, 40.0)
+             for below in (0.5, 0.7, 0.8, 0.9, 0.99, None) if (doubt, below) != now[4:6]]
+    grid += [(*now[:6], unused) for unused in (0.0, 0.9, 0.97, 0.99, 1.01) if unused != UNUSED_DOUBT_BELOW]
     readings: dict[float, list[Any]] = {}
     for prior in sorted({g[3] for g in grid}):
         rows = readings[prior] = []
@@ -315,7 +321,7 @@ def _sweep(turns: list[dict[str, Any]]) -> list[tuple[tuple[float, float, float,
                      for r in reading.ranked]
             rows.append((reading, drops, t))
     out_rows = []
-    for fit, drop, ask, prior, doubt, below in grid:
+    for fit, drop, ask, prior, doubt, below, unused in grid:
         out = dict.fromkeys((*OUTCOMES, "caught", "greedy right", "greedy wrong", "greedy"), 0)
         for reading, drops, t in readings[prior]:
             truth = t["truth"]
@@ -326,6 +332,8 @@ def _sweep(turns: list[dict[str, Any]]) -> list[tuple[tuple[float, float, float,
                 rivals = [r for r, d in zip(reading.ranked, drops, strict=True)
                           if reading.raw_score - r.score <= doubt and d <= drop]
                 doubted = set(t["doubted"]) if below is None else {c for c, v in t["sureness"].items() if v < below}
+                if leaves_dice_unused(fitting[0].action, t["dice"]):
+                    doubted |= {c for c, v in t["sureness"].items() if v < unused}
                 rival = doubted_rival(fitting[0], rivals, doubted)
             if truth is None:  # an illegal drawing: right when nothing fits
                 out["caught"] += not fitting
@@ -345,7 +353,7 @@ def _sweep(turns: list[dict[str, Any]]) -> list[tuple[tuple[float, float, float,
                 out["greedy"] += 1
                 if outcome in ("right", "wrong"):
                     out["greedy " + outcome] += 1
-        out_rows.append(((fit, drop, ask, prior, doubt, below), out))
+        out_rows.append(((fit, drop, ask, prior, doubt, below, unused), out))
     return out_rows
 
 
@@ -368,7 +376,14 @@ def main() -> int:
         print(f"bench_moves: {len(missing)} handwriting fonts are not installed ({missing[0]} ...); "
               "apt-get install the packages in vision.synth.hands.FONT_PACKAGES", file=sys.stderr)
         return 2
-    from companion.reading import ASK_WITHIN, DOUBT_BELOW, DOUBT_WITHIN, DROP_WITHIN, FIT_WITHIN
+    from companion.reading import (
+        ASK_WITHIN,
+        DOUBT_BELOW,
+        DOUBT_WITHIN,
+        DROP_WITHIN,
+        FIT_WITHIN,
+        UNUSED_DOUBT_BELOW,
+    )
     from vision.cells.train_hands import unseen_model_path
 
     jobs = [(args.seed + 97 * g, args.players, args.families[g % len(args.families)], LANGUAGES[g % len(LANGUAGES)],
@@ -398,14 +413,14 @@ def main() -> int:
           f" (+{(rules['right'] + rules['asked']) / max(total.moves, 1):.1%} with the questions answered by a tap); "
           f"wrong without a question {plain['wrong']} -> {rules['wrong']} "
           f"(FIT_WITHIN {FIT_WITHIN}, DROP_WITHIN {DROP_WITHIN}, ASK_WITHIN {ASK_WITHIN}, "
-          f"DOUBT_BELOW {DOUBT_BELOW}, DOUBT_WITHIN {DOUBT_WITHIN}; "
+          f"DOUBT_BELOW {DOUBT_BELOW}, DOUBT_WITHIN {DOUBT_WITHIN}, UNUSED_DOUBT_BELOW {UNUSED_DOUBT_BELOW}; "
           f"{time.perf_counter() - t0:.0f} s)")
     if args.sweep:
         print("thresholds (rules-aware, same readings)")
-        print(" fit drop  ask prior doubt below   right  asked neither dispute  wrong  caught   greedy bots: right wrong")
-        for (fit, drop, ask, prior, doubt, below), out in _sweep(total.turns):
+        print(" fit drop  ask prior doubt below unused   right  asked neither dispute  wrong  caught   greedy bots: right wrong")
+        for (fit, drop, ask, prior, doubt, below, unused), out in _sweep(total.turns):
             print(f"{fit:>4.1f}{drop:>5.1f}{ask:>5.1f}{prior:>6.1f}{doubt:>6.1f}"
-                  + (f"{below:>6.2f} " if below is not None else "  list ")
+                  + (f"{below:>6.2f}" if below is not None else "  list") + f"{unused:>7.2f} "
                   + "".join(f"{out[k]:>7}" for k in OUTCOMES)
                   + f"  {out['caught']:>3}/{total.illegal}       {out['greedy right']:>4}/{out['greedy']}"
                   + f" {out['greedy wrong']:>4}")

@@ -65,6 +65,16 @@ UNUSED_DICE_PRIOR = 0.0
 # seed 2026 the moves recorded wrong went from 6 to 4 of 390, the questions from 7 to 16. 0 (either): off.
 DOUBT_BELOW = 0.8
 DOUBT_WITHIN = 5.5
+# ... and under UNUSED_DOUBT_BELOW when that move leaves dice of its symbol unused (a church 1 with four crosses
+# rolled, a soldier with four heads): the rules allow it, but players mostly use the dice they rolled, and a
+# reading that uses them (the 4 a new hand's 1 resembles, the juggler its soldier) is the likelier misread.
+# Chosen on seeds the threshold above was not (``bench_moves.py --sweep --seed 5050``, ``6060``): at 6060 a
+# juggler read as a soldier at 96.4 % sure went from recorded wrong to asked (1 -> 0 of 395 moves) for 5 more
+# questions, at 5050 none wrong either way for 8 more; under 0.99, 10 and 13 more for the same. At the
+# benchmark's seed 2026 the moves recorded wrong go from 4 to 3 of 390 (the rest: digits read as a digit that
+# uses the crosses, at 98-99 % sure), and at 3030 and 4040 none either way for 4 and 3 more questions. The
+# bots leave dice unused in 14-24 % of their moves, likely more than players do, so a table is asked less.
+UNUSED_DOUBT_BELOW = 0.97
 
 
 def cell_probabilities(alternatives: Mapping[str, float] | None, seen: str) -> dict[str, float]:
@@ -125,10 +135,18 @@ def doubted_rival(best: ScoredAction, others: Sequence[ScoredAction], doubted: C
     return None
 
 
+def leaves_dice_unused(action: Mapping[str, Any], dice: Sequence[str]) -> bool:
+    """Whether ``action`` (ACTION.json) uses fewer of the rolled dice showing its symbol than there are
+    (none turned: a player who pays to turn a die uses every one of its symbol)."""
+    from companion.tracker import dice_used  # the tracker imports this module
+
+    return not action.get("turned") and dice_used(dict(action)) < list(dice).count(action.get("symbol"))
+
+
 def read_move(state: Any, dice: Sequence[str], cells: Mapping[str, Mapping[str, float]],
               *, fit_within: float = FIT_WITHIN, drop_within: float = DROP_WITHIN,
               unused_dice_prior: float = UNUSED_DICE_PRIOR, doubted: Collection[str] = (),
-              doubt_within: float = DOUBT_WITHIN) -> MoveReading:
+              doubt_within: float = DOUBT_WITHIN, unused_doubted: Collection[str] = ()) -> MoveReading:
     """Weigh every legal action of ``state``'s current player with these ``dice`` against ``cells``.
 
     ``cells`` maps each space the engine holds empty to its readings' probabilities (city character ->
@@ -137,9 +155,9 @@ def read_move(state: Any, dice: Sequence[str], cells: Mapping[str, Mapping[str, 
     reading, and leaving empty cells read as drawn only within ``drop_within``, are returned, best first.
     ``doubted``: the cells the camera is unsure of (the tracker's: read less than ``DOUBT_BELOW`` sure); the
     best action's ``rival`` is looked for among the actions within ``doubt_within`` of the raw reading.
+    ``unused_doubted``: more cells doubted when the best action leaves dice of its symbol unused (the
+    tracker's: read less than ``UNUSED_DOUBT_BELOW`` sure).
     """
-    from companion.tracker import dice_used  # the tracker imports this module
-
     dice = list(dice)
     logs: dict[str, dict[str, float]] = {}
     drawn: dict[str, float] = {}  # cells read as drawn (a drawing likelier than empty): what calling them empty costs
@@ -165,7 +183,7 @@ def read_move(state: Any, dice: Sequence[str], cells: Mapping[str, Mapping[str, 
             score = 0.0
             for p in place:
                 score += logs[p.cell].get(p.item, unlisted[p.cell])
-            if unused_dice_prior and not action.turned and dice_used(action.to_json()) < dice.count(action.symbol):
+            if unused_dice_prior and leaves_dice_unused(action.to_json(), dice):
                 score -= unused_dice_prior
             if raw - score > max(fit_within, doubt_within):
                 continue
@@ -183,6 +201,8 @@ def read_move(state: Any, dice: Sequence[str], cells: Mapping[str, Mapping[str, 
     fitting = [r for r in ranked if raw - r.score <= fit_within]
     rival = None
     if fitting and doubt_within > 0:
+        if unused_doubted and leaves_dice_unused(fitting[0].action, dice):
+            doubted = set(doubted) | set(unused_doubted)
         rival = doubted_rival(fitting[0], [r for r in ranked if raw - r.score <= doubt_within], doubted)
     return MoveReading(raw, fitting, tuple(sorted(logs, key=ALL_CELLS.index)), rival)
 

@@ -39,6 +39,7 @@ from companion.game import Game
 from companion.layout import ALL_CELLS, LAYOUT, cell_index
 from companion.reading import (
     DOUBT_BELOW,
+    UNUSED_DOUBT_BELOW,
     MoveReading,
     cell_probabilities,
     describe_choice,
@@ -708,9 +709,9 @@ class Tracker:
         seat = self.seats[player]
         board = (self.last_boards.get(seat) or {}).get("reading")
         # A cell corrected by hand is certain, whatever the camera doubted.
-        doubted = [] if board is None else [
-            c for c in cells if (seat, c) not in self.aliases and board.sureness(c) < DOUBT_BELOW]
-        return read_move(self.state, dice, cells, doubted=doubted)
+        sureness = {} if board is None else {c: board.sureness(c) for c in cells if (seat, c) not in self.aliases}
+        return read_move(self.state, dice, cells, doubted=[c for c, v in sureness.items() if v < DOUBT_BELOW],
+                         unused_doubted=[c for c, v in sureness.items() if v < UNUSED_DOUBT_BELOW])
 
     def _read_drawing(self, player: int, dice: list[str], place: list[dict[str, str]]) -> None:
         """A settled drawing: the most probable legal action is the move; a close call is asked; no legal

@@ -10,7 +10,16 @@ import pytest
 
 from companion.errors import UserError
 from companion.layout import ALL_CELLS, LAYOUT, empty_city
-from companion.reading import ASK_WITHIN, DOUBT_BELOW, DOUBT_WITHIN, FIT_WITHIN, describe_choice, read_move
+from companion.reading import (
+    ASK_WITHIN,
+    DOUBT_BELOW,
+    DOUBT_WITHIN,
+    FIT_WITHIN,
+    UNUSED_DOUBT_BELOW,
+    describe_choice,
+    leaves_dice_unused,
+    read_move,
+)
 from companion.rules import GameState
 from companion.tracker import Tracker, city_cell
 from vision.observation import BoardReading, Observation
@@ -311,6 +320,53 @@ def test_an_unsure_cell_without_a_legal_rival_near_enough_is_taken_as_read(store
     assert t2.question is None and t2.last_action["place"] == [{"cell": "D4", "item": "s"}]
 
 
+FOUR_CROSSES = ["cross", "cross", "cross", "cross", "log"]
+FOUR_HEADS = ["head", "head", "head", "head", "crate"]
+
+
+@pytest.mark.parametrize(("dice", "doubts", "read_as", "rival"), [
+    # a church 4 of a new hand read as a 1, with four crosses rolled (bench_moves, seed 2026)
+    (FOUR_CROSSES, {"D4": {"1": 0.93, "4": 0.05, ".": 0.02}}, "1", "4"),
+    # a juggler read as a soldier, with four heads rolled (bench_moves, seed 6060)
+    (FOUR_HEADS, {"D4": {"s": 0.93, "j": 0.05, ".": 0.02}}, "s", "j"),
+])
+def test_a_doubtful_reading_that_leaves_dice_unused_is_asked_about(store, dice, doubts, read_as, rival):
+    """Read at 90 % sure (over DOUBT_BELOW, under UNUSED_DOUBT_BELOW), the drawing leaves dice of its symbol
+    unused while a reading of the same cell that uses them is legal and within DOUBT_WITHIN: the players are
+    asked. At 99 % sure it is taken as read."""
+    assert DOUBT_BELOW <= 0.9 < UNUSED_DOUBT_BELOW <= 0.99
+    for sure, asked in ((0.9, True), (0.99, False)):
+        t = Tracker.start_game(store, ["Anke", "Ben"], start_player=0)
+        t.observe(seen([START, START], dice))
+        t.observe(seen([START, START], dice, doubts, sure={"D4": sure}))
+        if not asked:
+            assert t.question is None and t.last_action["place"] == [{"cell": "D4", "item": read_as}]
+            continue
+        assert t.question is not None
+        assert [c["place"] for c in t.question.choices] == [[{"cell": "D4", "item": read_as}],
+                                                            [{"cell": "D4", "item": rival}]]
+        t.answer_question(1)
+        assert t.last_action["place"] == [{"cell": "D4", "item": rival}]
+
+
+def test_a_doubtful_reading_that_uses_every_die_of_its_symbol_is_taken_as_read(store):
+    """The same 90 % sure church, read as the 3 that uses the three crosses rolled (a 1 at 5 %): not asked,
+    as before UNUSED_DOUBT_BELOW (a player seldom leaves dice unused, so the reading that uses them stands)."""
+    t = new_tracker(store)
+    t.observe(seen([START, START], THREE_CROSSES))
+    t.observe(seen([START, START], THREE_CROSSES, {"D4": {"3": 0.93, "1": 0.05, ".": 0.02}}, sure={"D4": 0.9}))
+    assert t.question is None and t.last_action["place"] == [{"cell": "D4", "item": "3"}]
+
+
+def test_which_moves_leave_dice_unused():
+    church = {"symbol": "cross", "turned": 0, "place": [{"cell": "D4", "item": "2"}]}
+    assert leaves_dice_unused(church, THREE_CROSSES)
+    assert not leaves_dice_unused({**church, "place": [{"cell": "D4", "item": "3"}]}, THREE_CROSSES)
+    assert not leaves_dice_unused({**church, "turned": 1}, THREE_CROSSES)  # paid to turn one: every cross used
+    soldier = {"symbol": "head", "turned": 0, "place": [{"cell": "D4", "item": "s"}]}
+    assert leaves_dice_unused(soldier, FOUR_HEADS) and not leaves_dice_unused(soldier, TWO_HEADS)
+
+
 def test_the_rival_reads_a_doubted_cell_otherwise():
     """``read_move``'s rival: only for a doubted cell the best reading draws on, only within ``doubt_within``."""
     state = GameState.new(["Anke", "Ben"])
@@ -321,3 +377,8 @@ def test_the_rival_reads_a_doubted_cell_otherwise():
     rival = read_move(state, THREE_CROSSES, cells, doubted=["D4"]).rival
     assert rival is not None and rival.action["place"] == [{"cell": "D4", "item": "1"}]
     assert read_move(state, THREE_CROSSES, cells, doubted=["D4"], doubt_within=0.0).rival is None
+    # ``unused_doubted`` counts only when the best reading leaves dice of its symbol unused: the 3 uses all three
+    assert read_move(state, THREE_CROSSES, cells, unused_doubted=["D4"]).rival is None
+    cells["D4"] = {"1": 0.99, "3": 0.008, ".": 0.002}
+    rival = read_move(state, THREE_CROSSES, cells, unused_doubted=["D4"]).rival
+    assert rival is not None and rival.action["place"] == [{"cell": "D4", "item": "3"}]
