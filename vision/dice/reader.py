@@ -130,20 +130,22 @@ def refine_marker_corners(gray: np.ndarray, corners: np.ndarray) -> np.ndarray:
         darkest = profile[:, :inner].argmin(axis=1)
         black = profile[np.arange(len(profile)), darkest]
         white = profile[:, inner:].max(axis=1)
-        found = []
+        offsets = np.zeros(0)
         if np.median(white - black) >= 30:
-            for row, start, j, half in zip(profile, base, darkest, (black + white) / 2, strict=True):
-                above = j + np.nonzero(row[j:] >= half)[0]
-                if not len(above) or above[0] == 0:
-                    continue
-                i = int(above[0])
-                t = (half - row[i - 1]) / max(row[i] - row[i - 1], 1e-9)
-                found.append(start + (steps[i - 1] + t * (steps[i] - steps[i - 1])) * normal)
-        if len(found) < 3:
+            # Each profile's first step at or above halfway from its darkest on, and the crossing between it
+            # and the step before (all profiles at once: one Python loop a sample cost 0.5 ms a marker).
+            half = (black + white) / 2
+            rising = (profile >= half[:, None]) & (np.arange(len(steps))[None, :] >= darkest[:, None])
+            first = rising.argmax(axis=1)
+            crossed = rising.any(axis=1) & (first > 0)
+            rows, i = np.flatnonzero(crossed), first[crossed]
+            lower, upper = profile[rows, i - 1], profile[rows, i]
+            t = (half[rows] - lower) / np.maximum(upper - lower, 1e-9)
+            offsets = (base[rows] - a) @ normal + steps[i - 1] + t * (steps[i] - steps[i - 1])
+        if len(offsets) < 3:
             lines.append((a, along))  # not clear (glare, a die's shadow): this side as given
             continue
-        pts_found = np.array(found)
-        offset = float(np.median((pts_found - a) @ normal))
+        offset = float(np.median(offsets))
         lines.append((a + offset * normal, along))
     refined = []
     for k in range(4):
