@@ -69,11 +69,12 @@ DOUBT_WITHIN = 5.5
 # rolled, a soldier with four heads): the rules allow it, but players mostly use the dice they rolled, and a
 # reading that uses them (the 4 a new hand's 1 resembles, the juggler its soldier) is the likelier misread.
 # Chosen on seeds the threshold above was not (``bench_moves.py --sweep --seed 5050``, ``6060``): at 6060 a
-# juggler read as a soldier at 96.4 % sure went from recorded wrong to asked (1 -> 0 of 395 moves) for 5 more
+# juggler read as a soldier at 96.4 % sure went from recorded wrong to asked (1 -> 0 of 385 moves) for 5 more
 # questions, at 5050 none wrong either way for 8 more; under 0.99, 10 and 13 more for the same. At the
-# benchmark's seed 2026 the moves recorded wrong go from 4 to 3 of 390 (the rest: digits read as a digit that
-# uses the crosses, at 98-99 % sure), and at 3030 and 4040 none either way for 4 and 3 more questions. The
-# bots leave dice unused in 14-24 % of their moves, likely more than players do, so a table is asked less.
+# benchmark's seed 2026 the moves recorded wrong go from 4 to 3 of 390 (the rest: church digits, two read as the
+# digit that uses every cross, one as a 1 at 99 %), and at 3030 and 4040 none either way for 4 and 3 more
+# questions. The bots leave dice unused in 14-24 % of their moves, likely more than players do, so a table is
+# asked less.
 UNUSED_DOUBT_BELOW = 0.97
 
 
