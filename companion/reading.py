@@ -141,7 +141,7 @@ def leaves_dice_unused(action: Mapping[str, Any], dice: Sequence[str]) -> bool:
     (none turned: a player who pays to turn a die uses every one of its symbol)."""
     from companion.tracker import dice_used  # the tracker imports this module
 
-    return not action.get("turned") and dice_used(dict(action)) < list(dice).count(action.get("symbol"))
+    return not action.get("turned") and dice_used(action) < list(dice).count(action.get("symbol"))
 
 
 def read_move(state: Any, dice: Sequence[str], cells: Mapping[str, Mapping[str, float]],

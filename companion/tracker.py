@@ -30,7 +30,7 @@ import contextlib
 import logging
 import threading
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -158,7 +158,7 @@ def infer_action(player: int, dice: Sequence[str], place: Sequence[dict[str, str
             "place": [dict(p) for p in place], "logs": 0}
 
 
-def dice_used(action: dict[str, Any]) -> int:
+def dice_used(action: Mapping[str, Any]) -> int:
     """How many dice (rolled or turned) an action uses for its symbol."""
     items = [p["item"] for p in action.get("place", [])]
     symbol = action.get("symbol")
@@ -637,12 +637,8 @@ class Tracker:
                 # as more likely empty than not (a hand it never saw) is the most probable legal move.
                 reading = None if judge(self.state, Action.from_json(undrawn)).legal \
                     else self.read_with_rules(player, self.turn_dice)
-                if reading is not None and reading.close:
-                    self._ask(player, reading.ranked[0].action, reading.ranked[1].action, [])
-                elif reading is not None and reading.rival is not None:
-                    self._ask(player, reading.ranked[0].action, reading.rival.action, [])
-                elif reading is not None and reading.ranked:
-                    self._judge_and_record(reading.ranked[0].action, source="camera")
+                if reading is not None and reading.ranked:
+                    self._settle(player, reading, [])
                 else:
                     self._judge_and_record(undrawn, source="camera")
         self.turn_dice = None
@@ -721,11 +717,18 @@ class Tracker:
         if reading is None or not reading.ranked:
             self._judge_and_record(raw, source="camera")
             return
+        self._settle(player, reading, place, raw)
+
+    def _settle(self, player: int, reading: MoveReading, place: list[dict[str, str]],
+                raw: dict[str, Any] | None = None) -> None:
+        """What the rules make of a drawing (``reading`` with at least one fitting action): a close call, a
+        drawing read where the rules forbid it (``raw``, the drawing as read, when something was read as
+        drawn) and a doubted cell with another legal reading are asked; else the likeliest move is taken."""
         if reading.close:
             self._ask(player, reading.ranked[0].action, reading.ranked[1].action, place)
             return
         best = reading.ranked[0]
-        if self._misplaced_as_read(raw, best.action):
+        if raw is not None and self._misplaced_as_read(raw, best.action):
             # The drawing as read stands where the rules forbid it, and a legal reading of the same cells fits
             # (an inner wall the network half takes for a crate): taking the legal one silently would record a
             # move nobody made, so the players say which; "as drawn" is a dispute. Asked only when the legal

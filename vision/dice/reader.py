@@ -643,6 +643,11 @@ def _split(points: np.ndarray, k: int, seeds: list[tuple[float, float]], fixed: 
     return [points[labels == j] for j in range(k)]
 
 
+# k-means of a blob's pixels: at most this many rounds, until no centre moves more than this many pixels.
+_SPLIT_ROUNDS = 30
+_SPLIT_SETTLED_PX = 0.5
+
+
 def _split_labels(points: np.ndarray, k: int, seeds: list[tuple[float, float]], fixed: int = 0) -> np.ndarray:
     """Each point's group of k (k-means from ``seeds`` plus farthest points; deterministic). The first
     ``fixed`` seeds stay where they are (dice whose top was seen: only the others' groups move)."""
@@ -658,19 +663,19 @@ def _split_labels(points: np.ndarray, k: int, seeds: list[tuple[float, float]], 
 
     assign = nearest()
     if fixed:
-        for _ in range(30):
+        for _ in range(_SPLIT_ROUNDS):
             moved = False
             for j in range(fixed, k):
                 own = points[assign == j]
                 if len(own):
                     new = own.mean(axis=0)
-                    moved |= bool(np.abs(new - centres[j]).max() > 0.5)
+                    moved |= bool(np.abs(new - centres[j]).max() > _SPLIT_SETTLED_PX)
                     centres[j] = new
             assign = nearest()
             if not moved:
                 break
         return assign
-    criteria = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 30, 0.5)
+    criteria = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, _SPLIT_ROUNDS, _SPLIT_SETTLED_PX)
     _, assign, _ = cv2.kmeans(points, k, assign.reshape(-1, 1), criteria, 1, cv2.KMEANS_USE_INITIAL_LABELS)
     return assign.ravel()
 
