@@ -16,6 +16,10 @@ training), cities as a table has them (walls on the outer spaces only; training 
 anywhere). Each board goes the whole way: rendered, photographed at 24-46 px a cell (the camera from
 90 cm down to 50 cm) with tilt, light, shadow, glare, blur and noise, found by its markers, rectified, read.
 
+Each family's reader has the networks trained without it: the cell network, the look network that reads its
+doubtful cells again and the letter network that reads its persons' letters again from a close crop
+(``vision.cells.letters``; ``--no-letters`` reads without it, to compare).
+
 Targets on a family never trained on: cells misread <= 1 %, misread with confidence (not reported
 uncertain) <= 0.2 %. The shipped reader is the same reader with the network trained on every family (and the
 generator's first hands): what it does on a new hand is the left-out figure above. Its own figures on the
@@ -84,7 +88,7 @@ def _by_letter_source(report: Report) -> str:
 
 
 def _full_sensor(families: list[str], unseen: dict[str, Path], boards: int, digit_boards: int, seed: int,
-                 pictures: dict[str, bool]) -> int:
+                 pictures: dict[str, bool], letters: bool = True) -> int:
     """``--full-sensor``: each family at the reference camera's 1080p and from its whole sensor, same boards."""
     frame_px = REFERENCE_FRAME_CELL_PX
     sensor_px = (frame_px[0] * SENSOR_OVER_FRAME, frame_px[1] * SENSOR_OVER_FRAME)
@@ -97,7 +101,7 @@ def _full_sensor(families: list[str], unseen: dict[str, Path], boards: int, digi
     totals = (Report(), Report())
     worst = [0.0, 0.0]
     for family in families:
-        reader = CellReader("en", model_path=unseen[family])
+        reader = _reader(unseen[family], letters)
         row = []
         for total, from_sensor in zip(totals, (False, True), strict=True):
             report = evaluate(reader, boards, seed + FAMILY_NAMES.index(family), digit_boards=digit_boards,
@@ -118,6 +122,14 @@ def _full_sensor(families: list[str], unseen: dict[str, Path], boards: int, digi
     print(f"worst family from the whole sensor: misread {worst[0]:.2%} (target <= {TARGET_MISREAD:.0%}), with confidence "
           f"{worst[1]:.2%} (target <= {TARGET_CONFIDENT:.1%}) -> {'at target' if at_target else 'NOT at target'}")
     return 0
+
+
+def _reader(model_path: Path | None, letters: bool) -> CellReader:
+    """The reader with a network file's networks (the shipped ones when None); ``letters``: with its letter stage."""
+    reader = CellReader("en", model_path=model_path) if model_path is not None else CellReader("en")
+    if not letters:
+        reader.letters = None
+    return reader
 
 
 def _add(total: Report, report: Report) -> None:
@@ -146,6 +158,8 @@ def main() -> int:
                         help="letters written with the marker, pixels averaged as a camera's (see above)")
     parser.add_argument("--camera-processing", action="store_true",
                         help="every photo demosaiced, sharpened and JPEG-compressed as a camera sends it (see above)")
+    parser.add_argument("--no-letters", action="store_true",
+                        help="read without the letter stage (vision.cells.letters), to compare")
     parser.add_argument("--full-sensor", action="store_true",
                         help="each family at the reference camera's 1080p and from its whole sensor (see above)")
     args = parser.parse_args()
@@ -166,7 +180,8 @@ def main() -> int:
         return 2
     pictures = {"camera_pixels": args.camera_pixels, "camera_processing": args.camera_processing}
     if args.full_sensor:
-        return _full_sensor(args.families, unseen, args.boards, args.digit_boards, args.seed, pictures)
+        return _full_sensor(args.families, unseen, args.boards, args.digit_boards, args.seed, pictures,
+                            letters=not args.no_letters)
     print(f"{args.boards} boards a family (+{args.digit_boards} with load_digits churches), seed {args.seed}, "
           + ("letters in marker, pixels averaged as a camera's" if args.camera_pixels else "pixels point-sampled")
           + (", demosaiced, sharpened and JPEG-compressed as a camera sends them" if args.camera_processing else ""))
@@ -176,7 +191,7 @@ def main() -> int:
     t0 = time.perf_counter()
     for family in args.families:
         k = FAMILY_NAMES.index(family)  # a family's boards do not depend on which others are measured
-        reader = CellReader("en", model_path=unseen[family])
+        reader = _reader(unseen[family], not args.no_letters)
         report = evaluate(reader, args.boards, args.seed + k, digit_boards=args.digit_boards,
                           languages=("en", "it", "fr"), families=(family,), walls_outer_only=True, **pictures)
         misread, confident, perfect = _figures(report)
@@ -197,7 +212,7 @@ def main() -> int:
           f"{'at target' if worst_misread <= TARGET_MISREAD and worst_confident <= TARGET_CONFIDENT else 'NOT at target'}"
           f" ({time.perf_counter() - t0:.0f} s)")
     if args.new_hands or not args.no_shipped:
-        shipped = CellReader("en", model_path=args.shipped_model) if args.shipped_model else CellReader("en")
+        shipped = _reader(args.shipped_model, not args.no_letters)
     if args.new_hands:
         # Letters from fonts that no network was trained on, the shipped one included, drawn in every style.
         report = evaluate(shipped, args.boards, args.seed + len(FAMILY_NAMES), digit_boards=args.digit_boards,

@@ -27,6 +27,7 @@ from vision.cells.labels import (
     check_language,
     letter_prior_shift,
 )
+from vision.cells.letters import LetterStage, letter_crops, letters_path_for, wants_letters, with_letters
 from vision.cells.model import MODEL_PATH, CellModel
 from vision.cells.seat_hand import SeatHand, head_embedding
 
@@ -160,6 +161,12 @@ class CellReader:
         self.look: tuple[ConvTrunk, CellModel] | None = None
         if self.trunk is not None and look_path != Path(model_path) and look_path.is_file():
             self.look = (ConvTrunk.load(look_path), CellModel.load(look_path))
+        # The letter stage: the letter of every cell taken for a person read again from a close crop
+        # (``vision.cells.letters``), by a network trained on the same hands.
+        letters_path = letters_path_for(model_path)
+        self.letters: LetterStage | None = None
+        if self.trunk is not None and letters_path != Path(model_path) and letters_path.is_file():
+            self.letters = LetterStage.load(letters_path)
         self.uncertain_below = uncertain_threshold(model_path) or UNCERTAIN_BELOW
         # Letters and digits may be doubted above it: a new hand's letter can look just like another letter.
         self.symbols_uncertain_below = max(symbol_uncertain_threshold(model_path) or 0.0, self.uncertain_below)
@@ -244,14 +251,21 @@ class CellReader:
             looks = looks.reshape(len(SECOND_LOOK_SHIFTS), len(doubtful), -1)
             probs[doubtful] = (probs[doubtful] + looks.sum(axis=0)) / (1 + len(SECOND_LOOK_SHIFTS))
         still = [i for i in doubtful if probs[i].max() < LOOK_BELOW] if self.look is not None else []
-        asked = sorted(set(still) | set(self._agreement_cells(probs)))
         looked = np.zeros_like(probs)
-        if asked:
-            trunk, head = self.look  # type: ignore[misc]
-            rows = [DRAWABLE_INDEX.index(i) for i in asked]
-            looked[asked] = head.probabilities(trunk.features(first_crops[rows]), self.allowed, self.prior_shift)
-            if still:
-                probs[still] = with_look(probs[still], looked[still])
+        if still:
+            looked[still] = self._look_at(first_crops, still)
+            probs[still] = with_look(probs[still], looked[still])
+        if self.letters is not None:
+            # Which letter a person is, read again from the middle of its cell (``vision.cells.letters``).
+            persons = [int(i) for i in np.flatnonzero(wants_letters(probs)) if i not in _FIXED_INDEX]
+            if persons:
+                letters = self.letters.probabilities(letter_crops(rectified, persons), self.allowed, self.prior_shift)
+                probs[persons] = with_letters(probs[persons], letters)
+        # How sure a letter or digit is comes from the two networks' agreement on the reading as it now stands
+        # (the letter stage's included), so the look network reads those cells after the letter stage.
+        asked = sorted(set(still) | set(self._agreement_cells(probs)))
+        if more := [i for i in asked if i not in still]:
+            looked[more] = self._look_at(first_crops, more)
         if seated:
             probs[list(DRAWABLE_INDEX)] = hand.adjust(probs[list(DRAWABLE_INDEX)],
                                                       head_embedding(self.model, first_features), self)
@@ -270,6 +284,12 @@ class CellReader:
             probs[washed] = 0.5 * probs[washed] + 0.5 * self.allowed / self.allowed.sum()
             sureness[washed] = probs[washed].max(axis=1)
         return probs, sureness, agreed
+
+    def _look_at(self, first_crops: np.ndarray, cells: list[int]) -> np.ndarray:
+        """The look network's reading of ``cells`` (indices row by row) from their crops (``DRAWABLE_INDEX``'s)."""
+        trunk, head = self.look  # type: ignore[misc]
+        rows = [DRAWABLE_INDEX.index(i) for i in cells]
+        return head.probabilities(trunk.features(first_crops[rows]), self.allowed, self.prior_shift)
 
     def _agreement_cells(self, probs: np.ndarray) -> list[int]:
         """The cells whose confidence is the two networks' ``agreement`` (``wants_agreement``) when the network

@@ -78,13 +78,15 @@ REPLAY_PER_CLASS = 12
 SMEAR_RATE = 0.04  # drawings wiped out of recognition, taught as 'no idea' (uniform target)
 
 
-def _torch_net(n_classes: int, channels: tuple[int, ...] = CHANNELS) -> Any:
+def _torch_net(n_classes: int, channels: tuple[int, ...] = CHANNELS, batch_norm: bool = False) -> Any:
+    """``batch_norm``: each convolution followed by batch normalisation (folded into it at ``export``)."""
     import torch.nn as nn
 
     layers: list[nn.Module] = []
     c_in = 1
     for c_out in channels:
-        layers += [nn.Conv2d(c_in, c_out, 3, padding=1), nn.ReLU(), nn.MaxPool2d(2)]
+        layers += [nn.Conv2d(c_in, c_out, 3, padding=1), *([nn.BatchNorm2d(c_out)] if batch_norm else []), nn.ReLU(),
+                   nn.MaxPool2d(2)]
         c_in = c_out
     flat = channels[-1] * (CROP_PX // 2 ** len(channels)) ** 2
     head = [nn.Flatten(), nn.Dropout(0.1), nn.Linear(flat, HIDDEN), nn.ReLU(), nn.Dropout(0.2),
@@ -185,12 +187,20 @@ def export(net: Any) -> tuple[ConvTrunk, list[np.ndarray], list[np.ndarray]]:
     """(trunk, head weights, head biases) as NumPy arrays."""
     import torch.nn as nn
 
-    convs = [m for m in net if isinstance(m, nn.Conv2d)]
-    kernels = []
-    for conv in convs:
-        w = conv.weight.detach().numpy()  # (out, in, 3, 3)
+    modules = list(net)
+    kernels, biases = [], []
+    for k, conv in enumerate(modules):
+        if not isinstance(conv, nn.Conv2d):
+            continue
+        w = conv.weight.detach().numpy().astype(np.float64)  # (out, in, 3, 3)
+        b = conv.bias.detach().numpy().astype(np.float64)
+        norm = modules[k + 1] if k + 1 < len(modules) else None
+        if isinstance(norm, nn.BatchNorm2d):  # folded in, at its running statistics (the net is in eval mode)
+            gain = norm.weight.detach().numpy() / np.sqrt(norm.running_var.detach().numpy() + norm.eps)
+            w = w * gain[:, None, None, None]
+            b = (b - norm.running_mean.detach().numpy()) * gain + norm.bias.detach().numpy()
         kernels.append(w.transpose(2, 3, 1, 0).reshape(-1, w.shape[0]).astype(np.float32))  # (ky, kx, in)
-    biases = [conv.bias.detach().numpy().astype(np.float32).copy() for conv in convs]
+        biases.append(b.astype(np.float32))
     dense = [m for m in net if isinstance(m, nn.Linear)]
     weights = [m.weight.detach().numpy().T.astype(np.float32).copy() for m in dense]
     head_biases = [m.bias.detach().numpy().astype(np.float32).copy() for m in dense]
@@ -208,16 +218,16 @@ def train(seed: int, n_boards: int, n_val_boards: int, epochs: int, out: Path, c
 def train_on(train_x: np.ndarray, train_y: np.ndarray, val_x: np.ndarray, val_y: np.ndarray, *, out: Path,
              epochs: int, seed: int, threads: int = 2, channels: tuple[int, ...] = CHANNELS,
              temperature: float | None = None, trained_on: tuple[str, ...] = (), init: Path | None = None,
-             max_lr: float = 3e-3) -> None:
+             max_lr: float = 3e-3, batch_norm: bool = False) -> None:
     """Fit the network on crops (n, CROP_PX, CROP_PX) and write it to ``out``. ``temperature``: use this
     one instead of fitting it on ``val_x`` (``train_hands`` fits it on hands the network never saw).
-    ``init``: start from this network file's weights (same channels) instead of random ones."""
+    ``init``: start from this network file's weights (same channels, no ``batch_norm``) instead of random ones."""
     import torch
 
     torch.set_num_threads(threads)
     torch.manual_seed(seed)
     n_classes = len(GLYPH_CLASSES)
-    net = _torch_net(n_classes, channels)
+    net = _torch_net(n_classes, channels, batch_norm)
     if init is not None:
         load_weights(net, init)
     # Kept in half precision (as generated), a batch at a time in single: six fits side by side fit in memory.

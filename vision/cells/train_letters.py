@@ -1,0 +1,182 @@
+"""Train the letter stage (``vision.cells.letters``): once without each hand family, once on every family.
+
+    .venv/bin/python -m vision.cells.train_letters                 # data (about 5 min), 6 networks (about 40 min)
+    .venv/bin/python -m vision.cells.train_letters --only data
+
+Boards where most spaces hold a person (``person_city``) are drawn by each family's hands, by the generator's
+first hands (``CLASSIC``) and by the training pool, through the whole path (render, photograph at the
+training range of pixels a cell, locate, rectify), and each person's close crop (``letters.letter_crops``) is
+kept with its letter, in ``--cache`` (one file a family). Then ``train_cnn.train_on`` fits, from random weights:
+
+- ``vision/cells/unseen/letters_without_<family>.npz``: on the other four families, the first hands and the
+  pool; ``benchmarks/bench_hands.py`` reads each family with the cell, look and letter networks that never
+  saw it;
+- ``vision/cells/letters.npz``: on every family, the first hands and the pool: the shipped reader's.
+
+Each network learns only person letters (its head keeps the cell reader's classes, so that a network file is
+a cell network's file, and the reader takes the letters' columns). Its temperature is fitted on held-out
+boards of the hands it learned; the letter stage's reading is averaged with the cell networks' and never
+decides alone whether a cell is doubted (``reader``).
+
+Measured before it was built, on loose's person cells (120 boards, seed 300, neither a training seed nor
+``bench_hands``'), every network trained without loose: the letter misread by the cell network 28.9 %,
+the look network 25.7 %, both averaged 25.0 %; by a letter network on the whole cell's crop 23.3 %, on the
+close crop (0.6 of the cell) 20.9 %; the close crop averaged half and half with the two networks 20.9 %.
+With the boards read from the whole sensor (``--full-sensor``'s photos) 27.9 % and 25.1 %, 23.3 % averaged.
+That prototype had batch normalisation and 8 epochs; without it and at 6 epochs the letters of three families'
+held-out boards misread 7.7 / 9.0 / 5.9 % against its 5.1 / 6.5 / 5.9 %, so the networks shipped have it (folded
+into the convolutions at ``train_cnn.export``, which checks the NumPy forward against PyTorch's).
+
+Shipped (the defaults: 350 person boards a family, 250 of the first hands, 400 of the pool, 7 epochs; data 4.5
+min, each network about 9 min on this 2-core machine): ``bench_hands`` misread 6.31 -> 5.49 % over the five
+families left out (tidy 0.45 -> 0.45, quick 3.13 -> 2.03, round 7.52 -> 6.46, school 6.54 -> 5.33, loose 13.90
+-> 13.17 %), misread without doubt 0.08 -> 0.07 % (round 0.28 -> 0.24 %), boards without error 36.3 -> 44.3 %;
+the shipped reader on the nine hands no network learned (``--new-hands``) 6.18 -> 4.47 %.
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+
+import numpy as np
+
+from companion.layout import LAYOUT, SIZE, cell_index, empty_city
+from vision.cells.cnn import CNN_PATH
+from vision.cells.dataset import TRAINING_CELL_PX, photographed_board
+from vision.cells.labels import GLYPH_CLASSES, PERSON_LETTERS, TRAINING_LANGUAGES, glyph_for_char
+from vision.cells.letters import letter_crops, letters_path_for
+from vision.cells.train_hands import CLASSIC, POOL, UNSEEN_DIR, cache_name, family_seed, unseen_model_path
+from vision.synth.hands import FAMILY_NAMES, TRAINING_POOL, missing_fonts
+
+LETTERS_PATH = letters_path_for(CNN_PATH)
+# The seed of the person boards (``family_seed`` adds each family's own thousands); the cell networks' boards
+# use 0, 500 and 600.
+LETTER_SEED = 700
+CHANNELS = (16, 32, 48)
+PERSON_SHARE = 0.85  # of a person board's spaces; the rest are left empty
+VAL_SHARE = 0.05  # of each set's crops (the last boards drawn), for the temperature and the printed error
+PARTS = 2
+
+
+def letters_path_without(family: str) -> Path:
+    return letters_path_for(unseen_model_path(family))
+
+
+def person_city(rng: np.random.Generator, language: str) -> list[str]:
+    """A city whose spaces are mostly persons (any letter of ``language``), the rest empty."""
+    grid = [list(r) for r in empty_city()]
+    printed = {cell_index(c) for c in LAYOUT.printed_crates}
+    letters = list(PERSON_LETTERS[language])
+    for row in range(SIZE):
+        for col in range(SIZE):
+            if grid[row][col] != "#" and (col, row) not in printed and rng.random() < PERSON_SHARE:
+                grid[row][col] = str(rng.choice(letters))
+    return ["".join(r) for r in grid]
+
+
+def _letter_part(fam: str, seed: int, n_boards: int) -> tuple[np.ndarray, np.ndarray]:
+    """(close crops, glyph classes) of the persons on ``n_boards`` boards drawn by ``fam``'s hands."""
+    rng = np.random.default_rng(seed)
+    families = None if fam == CLASSIC else (fam,)
+    crops, labels = [], []
+    made = 0
+    while made < n_boards:
+        language = str(rng.choice(list(TRAINING_LANGUAGES)))
+        city = person_city(rng, language)
+        band = rng.choice(len(TRAINING_CELL_PX), p=[share for _, share in TRAINING_CELL_PX])
+        rectified = photographed_board(city, rng, language=language, cell_px_range=TRAINING_CELL_PX[int(band)][0],
+                                       families=families)
+        if rectified is None:
+            continue
+        made += 1
+        cells = [i for i in range(SIZE * SIZE) if city[i // SIZE][i % SIZE] in PERSON_LETTERS[language]]
+        crops.append(letter_crops(rectified, cells).astype(np.float16))
+        labels += [GLYPH_CLASSES.index(glyph_for_char(city[i // SIZE][i % SIZE], language)) for i in cells]
+    return np.concatenate(crops), np.asarray(labels, np.int8)
+
+
+def letter_cells(sets: tuple[str, ...], n_boards: dict[str, int], cache: Path,
+                 workers: int = 2) -> dict[str, tuple[np.ndarray, np.ndarray]]:
+    """(close crops, labels) of each set's person boards, generated side by side and kept in ``cache``."""
+    cache.mkdir(parents=True, exist_ok=True)
+    out: dict[str, tuple[np.ndarray, np.ndarray]] = {}
+    jobs = []
+
+    def path(fam: str) -> Path:
+        return cache / ("letters-" + cache_name(fam, n_boards[fam], LETTER_SEED).removeprefix("cells-"))
+
+    for fam in sets:
+        if path(fam).is_file():
+            with np.load(path(fam)) as d:
+                out[fam] = (d["x"], d["y"])
+            continue
+        per = [n_boards[fam] // PARTS + (k < n_boards[fam] % PARTS) for k in range(PARTS)]
+        jobs += [(fam, family_seed(fam, LETTER_SEED) + k, n) for k, n in enumerate(per)]
+    if jobs:
+        t0 = time.perf_counter()
+        with ProcessPoolExecutor(max_workers=max(1, workers)) as pool:
+            parts = list(pool.map(_letter_part, *zip(*jobs, strict=True)))
+        for fam in dict.fromkeys(j[0] for j in jobs):
+            mine = [p for j, p in zip(jobs, parts, strict=True) if j[0] == fam]
+            x, y = np.concatenate([p[0] for p in mine]), np.concatenate([p[1] for p in mine])
+            np.savez(path(fam), x=x, y=y)
+            out[fam] = (x, y)
+        print(f"data: {len(jobs)} parts in {time.perf_counter() - t0:.0f} s", flush=True)
+    return out
+
+
+def fit(sources: tuple[str, ...], data: dict[str, tuple[np.ndarray, np.ndarray]], out: Path, epochs: int,
+        seed: int, threads: int) -> None:
+    """A letter network on ``sources``' crops, the last ``VAL_SHARE`` of each set held out."""
+    from vision.cells.train_cnn import train_on
+
+    train_x, train_y, val_x, val_y = [], [], [], []
+    for fam in sources:
+        x, y = data[fam]
+        cut = len(y) - max(1, int(round(len(y) * VAL_SHARE)))
+        train_x.append(x[:cut])
+        train_y.append(y[:cut])
+        val_x.append(x[cut:])
+        val_y.append(y[cut:])
+    print(f"== {out.name}: {sum(len(y) for y in train_y)} crops of {', '.join(sources)}", flush=True)
+    train_on(np.concatenate(train_x), np.concatenate(train_y).astype(np.int64), np.concatenate(val_x),
+             np.concatenate(val_y).astype(np.int64), out=out, epochs=epochs, seed=seed, threads=threads,
+             channels=CHANNELS, trained_on=sources, batch_norm=True)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description="Train the letter stage's networks (needs PyTorch).")
+    parser.add_argument("--boards", type=int, default=350, help="person boards per family (about 35 persons each)")
+    parser.add_argument("--classic-boards", type=int, default=250)
+    parser.add_argument("--pool-boards", type=int, default=400)
+    parser.add_argument("--epochs", type=int, default=7)
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--threads", type=int, default=2, help="PyTorch threads of each fit (one fit at a time)")
+    parser.add_argument("--cache", type=Path, default=Path("/tmp/companion-letters"))
+    parser.add_argument("--only", choices=("data", "unseen", "shipped"), default=None)
+    parser.add_argument("--families", nargs="+", default=list(FAMILY_NAMES), choices=FAMILY_NAMES,
+                        help="which to leave out in turn")
+    args = parser.parse_args(argv)
+    missing = missing_fonts() + missing_fonts((TRAINING_POOL,))
+    if missing:
+        print(f"fonts missing: {', '.join(missing)} (apt-get install vision.synth.hands' FONT_PACKAGES and "
+              "POOL_FONT_PACKAGES)")
+        return 2
+    sets = FAMILY_NAMES + (CLASSIC, POOL)
+    n_boards = {**dict.fromkeys(FAMILY_NAMES, args.boards), CLASSIC: args.classic_boards, POOL: args.pool_boards}
+    data = letter_cells(sets, n_boards, args.cache)
+    if args.only in (None, "unseen"):
+        UNSEEN_DIR.mkdir(exist_ok=True)
+        for fam in args.families:
+            kept = tuple(f for f in sets if f != fam)
+            fit(kept, data, letters_path_without(fam), args.epochs, args.seed, args.threads)
+    if args.only in (None, "shipped"):
+        fit(sets, data, LETTERS_PATH, args.epochs, args.seed, args.threads)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
