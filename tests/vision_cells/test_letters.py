@@ -144,7 +144,8 @@ def test_person_boards_hold_mostly_persons_of_their_language():
 
 def test_the_shipped_letter_stage_reads_a_neat_hands_letters():
     """The shipped letter network on its own, on boards of persons in a neat hand of the generator's first
-    hands (which it learned), photographed at 38-46 px a cell: few letters misread."""
+    hands (which it learned), photographed close up (the board 0.7-0.8 of the frame's height): few letters
+    misread."""
     stage = LetterStage.load(LETTERS_PATH)
     allowed = np.array([g in {"p" + v for v in PERSON_LETTERS["en"].values()} for g in GLYPH_CLASSES])
     wrong = total = 0

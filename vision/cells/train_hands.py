@@ -118,6 +118,7 @@ from __future__ import annotations
 import argparse
 import time
 import zlib
+from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
@@ -182,22 +183,25 @@ def family_seed(family: str, base: int) -> int:
     return base + 1000 * (1 + (FAMILY_NAMES + (CLASSIC, *POOLS)).index(family))
 
 
-def cache_name(fam: str, n_boards: int, seed: int, camera_pixels: bool = False) -> str:
-    """The cache file of a family's cells. It names the family's definition too (its fonts, styles and pens),
-    so that a family given more fonts is drawn again instead of read back from before."""
+def cache_name(fam: str, n_boards: int, seed: int, camera_pixels: bool = False, kind: str = "cells") -> str:
+    """The cache file of a family's cells (``kind``: what is kept, ``train_letters`` keeps its close crops). It
+    names the family's definition too (its fonts, styles and pens), so that a family given more fonts is drawn
+    again instead of read back from before."""
     definition = "" if fam == CLASSIC else f"-{zlib.crc32(repr(family(fam)).encode()):08x}"
-    return f"cells-{fam}{definition}{'-camera' if camera_pixels else ''}-{n_boards}-{seed}.npz"
+    return f"{kind}-{fam}{definition}{'-camera' if camera_pixels else ''}-{n_boards}-{seed}.npz"
 
 
-def family_cells(families: tuple[str, ...], n_boards: int, seed: int, cache: Path,
-                 workers: int = 2, camera_pixels: bool = False) -> dict[str, tuple[np.ndarray, np.ndarray]]:
+def family_cells(families: tuple[str, ...], n_boards: int, seed: int, cache: Path, workers: int = 2,
+                 camera_pixels: bool = False, part: Callable[[str, int, int, bool], tuple[np.ndarray, np.ndarray]]
+                 = _family_part, kind: str = "cells") -> dict[str, tuple[np.ndarray, np.ndarray]]:
     """(crops, labels) of ``n_boards`` boards per family, generated side by side and kept in ``cache``;
-    ``camera_pixels``: drawn as a camera at a table sees them (``photographed_board``)."""
+    ``camera_pixels``: drawn as a camera at a table sees them (``photographed_board``). ``part`` draws one part
+    of a family's boards (``_family_part``: whole cells' crops), ``kind`` names what it keeps (``cache_name``)."""
     cache.mkdir(parents=True, exist_ok=True)
     out: dict[str, tuple[np.ndarray, np.ndarray]] = {}
     jobs = []
     for fam in families:
-        path = cache / cache_name(fam, n_boards, seed, camera_pixels)
+        path = cache / cache_name(fam, n_boards, seed, camera_pixels, kind)
         if path.is_file():
             with np.load(path) as d:
                 out[fam] = (d["x"], d["y"])
@@ -207,11 +211,11 @@ def family_cells(families: tuple[str, ...], n_boards: int, seed: int, cache: Pat
     if jobs:
         t0 = time.perf_counter()
         with ProcessPoolExecutor(max_workers=max(1, workers)) as pool:
-            parts = list(pool.map(_family_part, *zip(*jobs, strict=True)))
+            parts = list(pool.map(part, *zip(*jobs, strict=True)))
         for fam in {j[0] for j in jobs}:
             mine = [p for j, p in zip(jobs, parts, strict=True) if j[0] == fam]
             x, y = np.concatenate([p[0] for p in mine]), np.concatenate([p[1] for p in mine])
-            np.savez(cache / cache_name(fam, n_boards, seed, camera_pixels), x=x, y=y)
+            np.savez(cache / cache_name(fam, n_boards, seed, camera_pixels, kind), x=x, y=y)
             out[fam] = (x, y)
         print(f"data: {len(jobs)} parts in {time.perf_counter() - t0:.0f} s", flush=True)
     return out

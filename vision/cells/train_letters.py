@@ -37,8 +37,6 @@ the shipped reader on the nine hands no network learned (``--new-hands``) 6.18 -
 from __future__ import annotations
 
 import argparse
-import time
-from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 import numpy as np
@@ -48,7 +46,7 @@ from vision.cells.cnn import CNN_PATH
 from vision.cells.dataset import TRAINING_CELL_PX, photographed_board
 from vision.cells.labels import GLYPH_CLASSES, PERSON_LETTERS, TRAINING_LANGUAGES, glyph_for_char
 from vision.cells.letters import letter_crops, letters_path_for
-from vision.cells.train_hands import CLASSIC, POOL, UNSEEN_DIR, cache_name, family_seed, unseen_model_path
+from vision.cells.train_hands import CLASSIC, POOL, UNSEEN_DIR, family_cells, unseen_model_path
 from vision.synth.hands import FAMILY_NAMES, TRAINING_POOL, missing_fonts
 
 LETTERS_PATH = letters_path_for(CNN_PATH)
@@ -58,7 +56,6 @@ LETTER_SEED = 700
 CHANNELS = (16, 32, 48)
 PERSON_SHARE = 0.85  # of a person board's spaces; the rest are left empty
 VAL_SHARE = 0.05  # of each set's crops (the last boards drawn), for the temperature and the printed error
-PARTS = 2
 
 
 def letters_path_without(family: str) -> Path:
@@ -77,7 +74,7 @@ def person_city(rng: np.random.Generator, language: str) -> list[str]:
     return ["".join(r) for r in grid]
 
 
-def _letter_part(fam: str, seed: int, n_boards: int) -> tuple[np.ndarray, np.ndarray]:
+def _letter_part(fam: str, seed: int, n_boards: int, camera_pixels: bool = False) -> tuple[np.ndarray, np.ndarray]:
     """(close crops, glyph classes) of the persons on ``n_boards`` boards drawn by ``fam``'s hands."""
     rng = np.random.default_rng(seed)
     families = None if fam == CLASSIC else (fam,)
@@ -88,7 +85,7 @@ def _letter_part(fam: str, seed: int, n_boards: int) -> tuple[np.ndarray, np.nda
         city = person_city(rng, language)
         band = rng.choice(len(TRAINING_CELL_PX), p=[share for _, share in TRAINING_CELL_PX])
         rectified = photographed_board(city, rng, language=language, cell_px_range=TRAINING_CELL_PX[int(band)][0],
-                                       families=families)
+                                       families=families, camera_pixels=camera_pixels)
         if rectified is None:
             continue
         made += 1
@@ -98,34 +95,14 @@ def _letter_part(fam: str, seed: int, n_boards: int) -> tuple[np.ndarray, np.nda
     return np.concatenate(crops), np.asarray(labels, np.int8)
 
 
-def letter_cells(sets: tuple[str, ...], n_boards: dict[str, int], cache: Path,
-                 workers: int = 2) -> dict[str, tuple[np.ndarray, np.ndarray]]:
-    """(close crops, labels) of each set's person boards, generated side by side and kept in ``cache``."""
-    cache.mkdir(parents=True, exist_ok=True)
-    out: dict[str, tuple[np.ndarray, np.ndarray]] = {}
-    jobs = []
-
-    def path(fam: str) -> Path:
-        return cache / ("letters-" + cache_name(fam, n_boards[fam], LETTER_SEED).removeprefix("cells-"))
-
-    for fam in sets:
-        if path(fam).is_file():
-            with np.load(path(fam)) as d:
-                out[fam] = (d["x"], d["y"])
-            continue
-        per = [n_boards[fam] // PARTS + (k < n_boards[fam] % PARTS) for k in range(PARTS)]
-        jobs += [(fam, family_seed(fam, LETTER_SEED) + k, n) for k, n in enumerate(per)]
-    if jobs:
-        t0 = time.perf_counter()
-        with ProcessPoolExecutor(max_workers=max(1, workers)) as pool:
-            parts = list(pool.map(_letter_part, *zip(*jobs, strict=True)))
-        for fam in dict.fromkeys(j[0] for j in jobs):
-            mine = [p for j, p in zip(jobs, parts, strict=True) if j[0] == fam]
-            x, y = np.concatenate([p[0] for p in mine]), np.concatenate([p[1] for p in mine])
-            np.savez(path(fam), x=x, y=y)
-            out[fam] = (x, y)
-        print(f"data: {len(jobs)} parts in {time.perf_counter() - t0:.0f} s", flush=True)
-    return out
+def letter_cells(n_boards: dict[str, int], cache: Path) -> dict[str, tuple[np.ndarray, np.ndarray]]:
+    """(close crops, labels) of each set's ``n_boards`` person boards, generated side by side and kept in
+    ``cache`` (``train_hands.family_cells``, drawing ``_letter_part``)."""
+    data: dict[str, tuple[np.ndarray, np.ndarray]] = {}
+    for n in dict.fromkeys(n_boards.values()):
+        sets = tuple(fam for fam, boards in n_boards.items() if boards == n)
+        data.update(family_cells(sets, n, LETTER_SEED, cache, part=_letter_part, kind="letters"))
+    return data
 
 
 def fit(sources: tuple[str, ...], data: dict[str, tuple[np.ndarray, np.ndarray]], out: Path, epochs: int,
@@ -167,7 +144,7 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     sets = FAMILY_NAMES + (CLASSIC, POOL)
     n_boards = {**dict.fromkeys(FAMILY_NAMES, args.boards), CLASSIC: args.classic_boards, POOL: args.pool_boards}
-    data = letter_cells(sets, n_boards, args.cache)
+    data = letter_cells(n_boards, args.cache)
     if args.only in (None, "unseen"):
         UNSEEN_DIR.mkdir(exist_ok=True)
         for fam in args.families:
