@@ -1,6 +1,7 @@
 """Leave one hand out: each family of hands read by the cell network that was never trained on it.
 
     .venv/bin/python benchmarks/bench_hands.py [--boards 60] [--seed 4242] [--new-hands] [--camera-pixels] [--camera-processing] [--by-font]
+    .venv/bin/python benchmarks/bench_hands.py --no-churches [--no-letters]   # without the close-look stages
     .venv/bin/python benchmarks/bench_hands.py --full-sensor --camera-processing
 
 The figure that predicts a real table. The cell network is trained on five families of hands
@@ -17,8 +18,9 @@ anywhere). Each board goes the whole way: rendered, photographed at 24-46 px a c
 90 cm down to 50 cm) with tilt, light, shadow, glare, blur and noise, found by its markers, rectified, read.
 
 Each family's reader has the networks trained without it: the cell network, the look network that reads its
-doubtful cells again and the letter network that reads its persons' letters again from a close crop
-(``vision.cells.letters``; ``--no-letters`` reads without it, to compare).
+doubtful cells again, the letter network that reads its persons' letters again from a close crop
+(``vision.cells.letters``; ``--no-letters`` reads without it, to compare) and the church network that reads its
+churches' digits again (``vision.cells.churches``; ``--no-churches`` reads without it).
 
 Targets on a family never trained on: cells misread <= 1 %, misread with confidence (not reported
 uncertain) <= 0.2 %. The shipped reader is the same reader with the network trained on every family (and the
@@ -88,7 +90,7 @@ def _by_letter_source(report: Report) -> str:
 
 
 def _full_sensor(families: list[str], unseen: dict[str, Path], boards: int, digit_boards: int, seed: int,
-                 pictures: dict[str, bool], letters: bool = True) -> int:
+                 pictures: dict[str, bool], letters: bool = True, churches: bool = True) -> int:
     """``--full-sensor``: each family at the reference camera's 1080p and from its whole sensor, same boards."""
     frame_px = REFERENCE_FRAME_CELL_PX
     sensor_px = (frame_px[0] * SENSOR_OVER_FRAME, frame_px[1] * SENSOR_OVER_FRAME)
@@ -101,7 +103,7 @@ def _full_sensor(families: list[str], unseen: dict[str, Path], boards: int, digi
     totals = (Report(), Report())
     worst = [0.0, 0.0]
     for family in families:
-        reader = _reader(unseen[family], letters)
+        reader = _reader(unseen[family], letters, churches)
         row = []
         for total, from_sensor in zip(totals, (False, True), strict=True):
             report = evaluate(reader, boards, seed + FAMILY_NAMES.index(family), digit_boards=digit_boards,
@@ -124,11 +126,14 @@ def _full_sensor(families: list[str], unseen: dict[str, Path], boards: int, digi
     return 0
 
 
-def _reader(model_path: Path | None, letters: bool) -> CellReader:
-    """The reader with a network file's networks (the shipped ones when None); ``letters``: with its letter stage."""
+def _reader(model_path: Path | None, letters: bool, churches: bool = True) -> CellReader:
+    """The reader with a network file's networks (the shipped ones when None); ``letters``: with its letter stage,
+    ``churches``: with its church stage."""
     reader = CellReader("en", model_path=model_path) if model_path is not None else CellReader("en")
     if not letters:
         reader.letters = None
+    if not churches:
+        reader.churches = None
     return reader
 
 
@@ -160,6 +165,8 @@ def main() -> int:
                         help="every photo demosaiced, sharpened and JPEG-compressed as a camera sends it (see above)")
     parser.add_argument("--no-letters", action="store_true",
                         help="read without the letter stage (vision.cells.letters), to compare")
+    parser.add_argument("--no-churches", action="store_true",
+                        help="read without the church stage (vision.cells.churches), to compare")
     parser.add_argument("--full-sensor", action="store_true",
                         help="each family at the reference camera's 1080p and from its whole sensor (see above)")
     args = parser.parse_args()
@@ -181,7 +188,7 @@ def main() -> int:
     pictures = {"camera_pixels": args.camera_pixels, "camera_processing": args.camera_processing}
     if args.full_sensor:
         return _full_sensor(args.families, unseen, args.boards, args.digit_boards, args.seed, pictures,
-                            letters=not args.no_letters)
+                            letters=not args.no_letters, churches=not args.no_churches)
     print(f"{args.boards} boards a family (+{args.digit_boards} with load_digits churches), seed {args.seed}, "
           + ("letters in marker, pixels averaged as a camera's" if args.camera_pixels else "pixels point-sampled")
           + (", demosaiced, sharpened and JPEG-compressed as a camera sends them" if args.camera_processing else ""))
@@ -191,7 +198,7 @@ def main() -> int:
     t0 = time.perf_counter()
     for family in args.families:
         k = FAMILY_NAMES.index(family)  # a family's boards do not depend on which others are measured
-        reader = _reader(unseen[family], not args.no_letters)
+        reader = _reader(unseen[family], not args.no_letters, not args.no_churches)
         report = evaluate(reader, args.boards, args.seed + k, digit_boards=args.digit_boards,
                           languages=("en", "it", "fr"), families=(family,), walls_outer_only=True, **pictures)
         misread, confident, perfect = _figures(report)
@@ -212,7 +219,7 @@ def main() -> int:
           f"{'at target' if worst_misread <= TARGET_MISREAD and worst_confident <= TARGET_CONFIDENT else 'NOT at target'}"
           f" ({time.perf_counter() - t0:.0f} s)")
     if args.new_hands or not args.no_shipped:
-        shipped = _reader(args.shipped_model, not args.no_letters)
+        shipped = _reader(args.shipped_model, not args.no_letters, not args.no_churches)
     if args.new_hands:
         # Letters from fonts that no network was trained on, the shipped one included, drawn in every style.
         report = evaluate(shipped, args.boards, args.seed + len(FAMILY_NAMES), digit_boards=args.digit_boards,

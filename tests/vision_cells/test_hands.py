@@ -10,6 +10,7 @@ import pytest
 
 from companion.layout import ALL_CELLS, LAYOUT
 from vision.cells import train_hands
+from vision.cells.churches import CHURCHES
 from vision.cells.cnn import trained_on_families
 from vision.cells.evaluate import evaluate
 from vision.cells.labels import GLYPH_CLASSES
@@ -111,7 +112,7 @@ def test_the_new_hands_are_nobody_s_and_no_network_learned_them():
         assert not any(_same_font(mine, own) for own in learned), mine
     assert family(NEW_HANDS.name) is NEW_HANDS and NEW_HANDS.name not in FAMILY_NAMES
     for path in (DEFAULT_MODEL_PATH, look_path_for(DEFAULT_MODEL_PATH), letters_path_for(DEFAULT_MODEL_PATH),
-                 *(unseen_model_path(name) for name in FAMILY_NAMES)):
+                 CHURCHES.path_for(DEFAULT_MODEL_PATH), *(unseen_model_path(name) for name in FAMILY_NAMES)):
         assert NEW_HANDS.name not in trained_on_families(path), path.name
 
 
@@ -314,14 +315,15 @@ def test_ci_installs_every_font_package():
 def test_each_unseen_network_was_trained_without_its_family_and_the_shipped_one_on_all():
     for name in FAMILY_NAMES:
         # The network that reads a family in bench_hands, the look network that reads its doubtful cells
-        # again, and the letter network that reads its persons' letters: none may have seen the family, or the
-        # figure is not a new hand's.
+        # again, the letter network that reads its persons' letters and the church network that reads its
+        # churches' digits: none may have seen the family, or the figure is not a new hand's.
         unseen = unseen_model_path(name)
-        for path in (unseen, look_path_for(unseen), letters_path_for(unseen)):
+        for path in (unseen, look_path_for(unseen), letters_path_for(unseen), CHURCHES.path_for(unseen)):
             families = trained_on_families(path)
             assert families and name not in families, f"{path.name} saw {families}"
     # The shipped reader's networks: every family and the generator's first hands (the demo's, the tests').
-    for path in (DEFAULT_MODEL_PATH, look_path_for(DEFAULT_MODEL_PATH), letters_path_for(DEFAULT_MODEL_PATH)):
+    for path in (DEFAULT_MODEL_PATH, look_path_for(DEFAULT_MODEL_PATH), letters_path_for(DEFAULT_MODEL_PATH),
+                 CHURCHES.path_for(DEFAULT_MODEL_PATH)):
         assert {*FAMILY_NAMES, CLASSIC} <= set(trained_on_families(path)) <= {
             *FAMILY_NAMES, CLASSIC, TRAINING_POOL.name, WEB_POOL.name}, path.name
 

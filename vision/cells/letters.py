@@ -19,17 +19,12 @@ family read by the three networks that never saw it): cells misread 6.31 -> 5.49
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from pathlib import Path
 
-import cv2
 import numpy as np
 
-from companion.layout import SIZE
-from vision.cells.cnn import ConvTrunk
-from vision.cells.features import CROP_PX, ink_maps
+from vision.cells.close_look import CloseLook, StageNetwork
 from vision.cells.labels import GLYPH_CLASSES
-from vision.cells.model import CellModel
 
 # The side of the close crop, a fraction of a cell's, around the cell's middle: a person's circle is drawn
 # 0.47-0.8 of a cell across and its letter in the middle 0.25-0.42, a little off centre (a hand's offset
@@ -41,61 +36,37 @@ LETTER_FROM = 0.5
 # Set to an even split before any measurement, not tuned on a family.
 LETTER_WEIGHT = 0.5
 PERSON_CLASS = np.array([g.startswith("p") for g in GLYPH_CLASSES])
+LETTERS = CloseLook("letters", PERSON_CLASS, LETTER_ZOOM, LETTER_FROM, LETTER_WEIGHT)
 
 
 def letters_path_for(model_path: Path) -> Path:
     """The letter network that goes with a cell network: ``cnn.npz`` -> ``letters.npz``,
     ``cnn_without_loose.npz`` -> ``letters_without_loose.npz`` (trained without the same family:
     ``vision.cells.train_letters``)."""
-    model_path = Path(model_path)
-    return model_path.with_name(model_path.name.replace("cnn", "letters", 1))
+    return LETTERS.path_for(model_path)
 
 
 def letter_crops(rectified: np.ndarray, cells: list[int]) -> np.ndarray:
     """Ink maps (n, CROP_PX, CROP_PX) of the middle ``LETTER_ZOOM`` of ``cells`` (indices row by row) of a
     rectified board."""
-    gray = rectified if rectified.ndim == 2 else cv2.cvtColor(rectified, cv2.COLOR_BGR2GRAY)
-    cell = gray.shape[0] / SIZE
-    extent = max(2, int(round(LETTER_ZOOM * cell)))
-    out = np.empty((len(cells), CROP_PX, CROP_PX), np.float32)
-    for k, index in enumerate(cells):
-        row, col = divmod(index, SIZE)
-        x0 = int(round((col + 0.5) * cell - extent / 2))
-        y0 = int(round((row + 0.5) * cell - extent / 2))
-        crop = gray[y0:y0 + extent, x0:x0 + extent]
-        out[k] = cv2.resize(crop.astype(np.float32), (CROP_PX, CROP_PX), interpolation=cv2.INTER_AREA)
-    return ink_maps(out)
+    return LETTERS.crops(rectified, cells)
 
 
-@dataclass(frozen=True)
-class LetterStage:
-    """A letter network: a convolutional trunk and its head (the cell networks' kinds and file layout), whose
-    classes are the cell reader's though it learned only the person letters."""
-
-    trunk: ConvTrunk
-    head: CellModel
+class LetterStage(StageNetwork):
+    """A letter network (``close_look.StageNetwork`` reading person letters)."""
 
     @classmethod
-    def load(cls, path: Path) -> LetterStage:
-        return cls(ConvTrunk.load(path), CellModel.load(path))
-
-    def probabilities(self, crops: np.ndarray, allowed: np.ndarray, prior_shift: np.ndarray) -> np.ndarray:
-        """(n, classes): the letter of each close crop among the letters ``allowed`` (0 on every other class)."""
-        return self.head.probabilities(self.trunk.features(crops), allowed & PERSON_CLASS, prior_shift)
+    def load(cls, path: Path, look: CloseLook = LETTERS) -> LetterStage:
+        return super().load(path, look)  # type: ignore[return-value]
 
 
 def wants_letters(probs: np.ndarray) -> np.ndarray:
     """Which cells (rows of class probabilities) the letter stage reads: persons at least ``LETTER_FROM``."""
-    return probs[:, PERSON_CLASS].sum(axis=1) >= LETTER_FROM
+    return LETTERS.wants(probs)
 
 
 def with_letters(probs: np.ndarray, letters: np.ndarray, weight: float = LETTER_WEIGHT) -> np.ndarray:
     """Cells' readings (rows of class probabilities) with the letter stage's reading of their letter: the
     persons keep their share of each row, split between the letters as the cell networks split it averaged
     with the letter network (``weight`` its share); the other classes are as they were."""
-    out = np.array(probs, dtype=np.float64)
-    persons = out[:, PERSON_CLASS]
-    mass = persons.sum(axis=1, keepdims=True)
-    within = persons / np.maximum(mass, 1e-12)
-    out[:, PERSON_CLASS] = mass * ((1.0 - weight) * within + weight * letters[:, PERSON_CLASS])
-    return out
+    return LETTERS.combine(probs, letters, weight)

@@ -11,6 +11,8 @@ import numpy as np
 
 from companion.layout import ALL_CELLS, LAYOUT, SIZE
 from vision.board.locate import RECT_CELL_PX
+from vision.cells.churches import CHURCHES
+from vision.cells.close_look import CloseLook, StageNetwork
 from vision.cells.cnn import (
     CNN_PATH,
     ConvTrunk,
@@ -27,7 +29,7 @@ from vision.cells.labels import (
     check_language,
     letter_prior_shift,
 )
-from vision.cells.letters import LetterStage, letter_crops, letters_path_for, wants_letters, with_letters
+from vision.cells.letters import LETTERS, LetterStage
 from vision.cells.model import MODEL_PATH, CellModel
 from vision.cells.seat_hand import SeatHand, head_embedding
 
@@ -161,12 +163,11 @@ class CellReader:
         self.look: tuple[ConvTrunk, CellModel] | None = None
         if self.trunk is not None and look_path != Path(model_path) and look_path.is_file():
             self.look = (ConvTrunk.load(look_path), CellModel.load(look_path))
-        # The letter stage: the letter of every cell taken for a person read again from a close crop
-        # (``vision.cells.letters``), by a network trained on the same hands.
-        letters_path = letters_path_for(model_path)
-        self.letters: LetterStage | None = None
-        if self.trunk is not None and letters_path != Path(model_path) and letters_path.is_file():
-            self.letters = LetterStage.load(letters_path)
+        # The close-look stages, by networks trained on the same hands: the letter of every cell taken for a
+        # person read again from a close crop (``vision.cells.letters``), the digit of every church
+        # (``vision.cells.churches``).
+        self.letters: StageNetwork | None = self._stage(LETTERS, model_path)
+        self.churches: StageNetwork | None = self._stage(CHURCHES, model_path)
         self.uncertain_below = uncertain_threshold(model_path) or UNCERTAIN_BELOW
         # Letters and digits may be doubted above it: a new hand's letter can look just like another letter.
         self.symbols_uncertain_below = max(symbol_uncertain_threshold(model_path) or 0.0, self.uncertain_below)
@@ -184,6 +185,13 @@ class CellReader:
             if (taught is not None and taught.mean.shape == self.model.mean.shape
                     and taught_from in (None, model_fingerprint(model_path))):
                 self.model, self.taught = taught, True
+
+    def _stage(self, look: CloseLook, model_path: Path) -> StageNetwork | None:
+        """The close-look stage's network beside the cell network, if there is one."""
+        path = look.path_for(model_path)
+        if self.trunk is None or path == Path(model_path) or not path.is_file():
+            return None
+        return LetterStage.load(path) if look is LETTERS else StageNetwork.load(path, look)
 
     def _read_in(self, language: str) -> None:
         """What the table's language decides: which letter is which person, and which are read at all."""
@@ -255,14 +263,13 @@ class CellReader:
         if still:
             looked[still] = self._look_at(first_crops, still)
             probs[still] = with_look(probs[still], looked[still])
-        if self.letters is not None:
-            # Which letter a person is, read again from the middle of its cell (``vision.cells.letters``).
-            persons = [int(i) for i in np.flatnonzero(wants_letters(probs)) if i not in _FIXED_INDEX]
-            if persons:
-                letters = self.letters.probabilities(letter_crops(rectified, persons), self.allowed, self.prior_shift)
-                probs[persons] = with_letters(probs[persons], letters)
+        for stage in (self.letters, self.churches):
+            if stage is not None:
+                # Which letter a person is, which digit a church, read again (``vision.cells.close_look``).
+                cells = [int(i) for i in np.flatnonzero(stage.look.wants(probs)) if i not in _FIXED_INDEX]
+                stage.read(probs, rectified, cells, self.allowed, self.prior_shift)
         # How sure a letter or digit is comes from the two networks' agreement on the reading as it now stands
-        # (the letter stage's included), so the look network reads those cells after the letter stage.
+        # (the close-look stages' included), so the look network reads those cells after them.
         asked = sorted(set(still) | set(self._agreement_cells(probs)))
         if more := [i for i in asked if i not in still]:
             looked[more] = self._look_at(first_crops, more)

@@ -2,6 +2,7 @@
 
     .venv/bin/python -m vision.cells.train_letters                 # data (about 5 min), 6 networks (about 40 min)
     .venv/bin/python -m vision.cells.train_letters --only data
+    .venv/bin/python -m vision.cells.train_letters --stage churches  # the church stage's networks, the same way
 
 Boards where most spaces hold a person (``person_city``) are drawn by each family's hands, by the generator's
 first hands (``CLASSIC``) and by the training pool, through the whole path (render, photograph at the
@@ -12,6 +13,11 @@ kept with its letter, in ``--cache`` (one file a family). Then ``train_cnn.train
   pool; ``benchmarks/bench_hands.py`` reads each family with the cell, look and letter networks that never
   saw it;
 - ``vision/cells/letters.npz``: on every family, the first hands and the pool: the shipped reader's.
+
+``--stage churches`` trains the church stage (``vision.cells.churches``) the same way, from boards where most
+spaces hold a church (``church_city``), a fifth of them with scikit-learn's training digits
+(``dataset.load_digit_split``: the evaluations' test digits are never drawn): ``churches_without_<family>.npz``
+and ``churches.npz``.
 
 Each network learns only person letters (its head keeps the cell reader's classes, so that a network file is
 a cell network's file, and the reader takes the letters' columns). Its temperature is fitted on held-out
@@ -42,10 +48,12 @@ from pathlib import Path
 import numpy as np
 
 from companion.layout import LAYOUT, SIZE, cell_index, empty_city
+from vision.cells.churches import CHURCHES
+from vision.cells.close_look import CloseLook
 from vision.cells.cnn import CNN_PATH
-from vision.cells.dataset import TRAINING_CELL_PX, photographed_board
+from vision.cells.dataset import TRAINING_CELL_PX, load_digit_split, photographed_board
 from vision.cells.labels import GLYPH_CLASSES, PERSON_LETTERS, TRAINING_LANGUAGES, glyph_for_char
-from vision.cells.letters import letter_crops, letters_path_for
+from vision.cells.letters import LETTERS, letters_path_for
 from vision.cells.train_hands import CLASSIC, POOL, UNSEEN_DIR, family_cells, unseen_model_path
 from vision.synth.hands import FAMILY_NAMES, TRAINING_POOL, missing_fonts
 
@@ -53,13 +61,16 @@ LETTERS_PATH = letters_path_for(CNN_PATH)
 # The seed of the person boards (``family_seed`` adds each family's own thousands); the cell networks' boards
 # use 0, 500 and 600.
 LETTER_SEED = 700
+CHURCH_SEED = 800
 CHANNELS = (16, 32, 48)
 PERSON_SHARE = 0.85  # of a person board's spaces; the rest are left empty
+CHURCH_SHARE = 0.85  # ... and of a church board's
+CHURCH_BITMAP_RATE = 0.2  # church boards whose digits are scikit-learn's handwritten training digits
 VAL_SHARE = 0.05  # of each set's crops (the last boards drawn), for the temperature and the printed error
 
 
-def letters_path_without(family: str) -> Path:
-    return letters_path_for(unseen_model_path(family))
+def letters_path_without(family: str, look: CloseLook = LETTERS) -> Path:
+    return look.path_for(unseen_model_path(family))
 
 
 def person_city(rng: np.random.Generator, language: str) -> list[str]:
@@ -74,34 +85,69 @@ def person_city(rng: np.random.Generator, language: str) -> list[str]:
     return ["".join(r) for r in grid]
 
 
-def _letter_part(fam: str, seed: int, n_boards: int, camera_pixels: bool = False) -> tuple[np.ndarray, np.ndarray]:
-    """(close crops, glyph classes) of the persons on ``n_boards`` boards drawn by ``fam``'s hands."""
+def church_city(rng: np.random.Generator, language: str) -> list[str]:
+    """A city whose spaces are mostly churches (any size), the rest empty (``language``: as ``person_city``)."""
+    grid = [list(r) for r in empty_city()]
+    printed = {cell_index(c) for c in LAYOUT.printed_crates}
+    for row in range(SIZE):
+        for col in range(SIZE):
+            if grid[row][col] != "#" and (col, row) not in printed and rng.random() < CHURCH_SHARE:
+                grid[row][col] = str(rng.integers(1, 6))
+    return ["".join(r) for r in grid]
+
+
+def _stage_part(stage: str, fam: str, seed: int, n_boards: int,
+                camera_pixels: bool = False) -> tuple[np.ndarray, np.ndarray]:
+    """(close crops, glyph classes) of the ``stage``'s kind on ``n_boards`` boards of it drawn by ``fam``'s hands."""
+    look, make_city, _ = STAGES[stage]
     rng = np.random.default_rng(seed)
     families = None if fam == CLASSIC else (fam,)
+    digits_train = load_digit_split()[0] if look is CHURCHES else None
     crops, labels = [], []
     made = 0
     while made < n_boards:
         language = str(rng.choice(list(TRAINING_LANGUAGES)))
-        city = person_city(rng, language)
+        city = make_city(rng, language)
         band = rng.choice(len(TRAINING_CELL_PX), p=[share for _, share in TRAINING_CELL_PX])
+        bitmaps = digits_train if digits_train is not None and rng.random() < CHURCH_BITMAP_RATE else None
         rectified = photographed_board(city, rng, language=language, cell_px_range=TRAINING_CELL_PX[int(band)][0],
-                                       families=families, camera_pixels=camera_pixels)
+                                       families=families, camera_pixels=camera_pixels, digit_bitmaps=bitmaps)
         if rectified is None:
             continue
         made += 1
-        cells = [i for i in range(SIZE * SIZE) if city[i // SIZE][i % SIZE] in PERSON_LETTERS[language]]
-        crops.append(letter_crops(rectified, cells).astype(np.float16))
-        labels += [GLYPH_CLASSES.index(glyph_for_char(city[i // SIZE][i % SIZE], language)) for i in cells]
+        glyphs = [(i, glyph_for_char(city[i // SIZE][i % SIZE], language)) for i in range(SIZE * SIZE)
+                  if city[i // SIZE][i % SIZE] not in "#.G"]
+        cells = [i for i, glyph in glyphs if look.classes[GLYPH_CLASSES.index(glyph)]]
+        crops.append(look.crops(rectified, cells).astype(np.float16))
+        labels += [GLYPH_CLASSES.index(glyph) for i, glyph in glyphs if i in cells]
     return np.concatenate(crops), np.asarray(labels, np.int8)
 
 
-def letter_cells(n_boards: dict[str, int], cache: Path) -> dict[str, tuple[np.ndarray, np.ndarray]]:
-    """(close crops, labels) of each set's ``n_boards`` person boards, generated side by side and kept in
-    ``cache`` (``train_hands.family_cells``, drawing ``_letter_part``)."""
+def _letter_part(fam: str, seed: int, n_boards: int, camera_pixels: bool = False) -> tuple[np.ndarray, np.ndarray]:
+    """(close crops, glyph classes) of the persons on ``n_boards`` boards drawn by ``fam``'s hands."""
+    return _stage_part("letters", fam, seed, n_boards, camera_pixels)
+
+
+def _church_part(fam: str, seed: int, n_boards: int, camera_pixels: bool = False) -> tuple[np.ndarray, np.ndarray]:
+    """(crops, glyph classes) of the churches on ``n_boards`` boards drawn by ``fam``'s hands."""
+    return _stage_part("churches", fam, seed, n_boards, camera_pixels)
+
+
+# Each stage: what it reads, the boards it learns from, the seed of those boards (``family_seed`` adds each
+# family's own thousands).
+STAGES = {"letters": (LETTERS, person_city, LETTER_SEED), "churches": (CHURCHES, church_city, CHURCH_SEED)}
+_PARTS = {"letters": _letter_part, "churches": _church_part}
+
+
+def letter_cells(n_boards: dict[str, int], cache: Path,
+                 stage: str = "letters") -> dict[str, tuple[np.ndarray, np.ndarray]]:
+    """(close crops, labels) of each set's ``n_boards`` boards of the ``stage``'s kind, generated side by side
+    and kept in ``cache`` (``train_hands.family_cells``, drawing ``_letter_part`` or ``_church_part``)."""
+    seed = STAGES[stage][2]
     data: dict[str, tuple[np.ndarray, np.ndarray]] = {}
     for n in dict.fromkeys(n_boards.values()):
         sets = tuple(fam for fam, boards in n_boards.items() if boards == n)
-        data.update(family_cells(sets, n, LETTER_SEED, cache, part=_letter_part, kind="letters"))
+        data.update(family_cells(sets, n, seed, cache, part=_PARTS[stage], kind=stage))
     return data
 
 
@@ -134,6 +180,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--threads", type=int, default=2, help="PyTorch threads of each fit (one fit at a time)")
     parser.add_argument("--cache", type=Path, default=Path("/tmp/companion-letters"))
     parser.add_argument("--only", choices=("data", "unseen", "shipped"), default=None)
+    parser.add_argument("--stage", choices=tuple(STAGES), default="letters", help="which close-look stage")
     parser.add_argument("--families", nargs="+", default=list(FAMILY_NAMES), choices=FAMILY_NAMES,
                         help="which to leave out in turn")
     args = parser.parse_args(argv)
@@ -144,14 +191,15 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     sets = FAMILY_NAMES + (CLASSIC, POOL)
     n_boards = {**dict.fromkeys(FAMILY_NAMES, args.boards), CLASSIC: args.classic_boards, POOL: args.pool_boards}
-    data = letter_cells(n_boards, args.cache)
+    data = letter_cells(n_boards, args.cache, args.stage)
+    look = STAGES[args.stage][0]
     if args.only in (None, "unseen"):
         UNSEEN_DIR.mkdir(exist_ok=True)
         for fam in args.families:
             kept = tuple(f for f in sets if f != fam)
-            fit(kept, data, letters_path_without(fam), args.epochs, args.seed, args.threads)
+            fit(kept, data, letters_path_without(fam, look), args.epochs, args.seed, args.threads)
     if args.only in (None, "shipped"):
-        fit(sets, data, LETTERS_PATH, args.epochs, args.seed, args.threads)
+        fit(sets, data, look.path_for(CNN_PATH), args.epochs, args.seed, args.threads)
     return 0
 
 

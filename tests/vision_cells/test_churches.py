@@ -1,0 +1,160 @@
+"""The church stage: a church's digit read again by a network that learned church digits alone."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from companion.layout import ALL_CELLS, SIZE
+from vision.board import find_boards
+from vision.board.dataset import photograph
+from vision.cells.churches import CHURCH_CLASS, CHURCH_FROM, CHURCH_ZOOM, CHURCHES
+from vision.cells.close_look import StageNetwork
+from vision.cells.features import cell_crops
+from vision.cells.labels import GLYPH_CLASSES
+from vision.cells.reader import DEFAULT_MODEL_PATH, CellReader
+from vision.cells.train_letters import _church_part, _letter_part, church_city
+from vision.synth.board import render_board
+from vision.synth.drawings import Hand
+
+THREE = GLYPH_CLASSES.index("3")
+ONE = GLYPH_CLASSES.index("1")
+EMPTY = GLYPH_CLASSES.index(".")
+CHURCHES_PATH = CHURCHES.path_for(DEFAULT_MODEL_PATH)
+
+
+def test_the_church_network_goes_with_its_cell_network():
+    assert CHURCHES.path_for(Path("vision/cells/cnn.npz")) == Path("vision/cells/churches.npz")
+    assert CHURCHES.path_for(Path("unseen/cnn_without_loose.npz")) == Path("unseen/churches_without_loose.npz")
+
+
+def _ink_box(crop: np.ndarray) -> tuple[int, float, float]:
+    ys, xs = np.nonzero(crop > 0.5)
+    return int(xs.max() - xs.min() + 1), float(xs.mean()), float(ys.mean())
+
+
+def test_a_church_crop_shows_its_cell_without_the_margin():
+    """A dark square of half a cell in the middle of an outer space (A2): the church crop shows it centred at
+    0.5 / CHURCH_ZOOM of the crop's side, larger than the whole cell's crop does (that one spans a margin too)."""
+    rectified = np.full((448, 448), 200, np.uint8)
+    cell = 448 // SIZE
+    index = ALL_CELLS.index("A2")
+    row, col = divmod(index, SIZE)
+    half = cell // 4
+    cx, cy = int((col + 0.5) * cell), int((row + 0.5) * cell)
+    rectified[cy - half:cy + half, cx - half:cx + half] = 50
+    close = CHURCHES.crops(rectified, [index])[0]
+    side, mx, my = _ink_box(close)
+    assert abs(side - 0.5 / CHURCH_ZOOM * close.shape[0]) <= 2
+    assert abs(mx - close.shape[1] / 2) <= 1.5 and abs(my - close.shape[0] / 2) <= 1.5
+    assert side >= 1.15 * _ink_box(cell_crops(rectified, cells=[index])[0])[0]
+
+
+def test_the_church_stage_reads_only_cells_taken_for_a_church():
+    probs = np.zeros((3, len(GLYPH_CLASSES)))
+    probs[0, THREE], probs[0, EMPTY] = CHURCH_FROM + 0.01, 1 - CHURCH_FROM - 0.01
+    probs[1, THREE], probs[1, EMPTY] = CHURCH_FROM - 0.01, 1 - CHURCH_FROM + 0.01
+    probs[2, THREE], probs[2, ONE], probs[2, EMPTY] = 0.3, 0.3, 0.4  # two digits together
+    assert CHURCHES.wants(probs).tolist() == [True, False, True]
+
+
+def test_the_church_stage_moves_only_the_digit_and_keeps_the_churches_share():
+    probs = np.zeros((1, len(GLYPH_CLASSES)))
+    probs[0, ONE], probs[0, THREE], probs[0, EMPTY] = 0.5, 0.3, 0.2
+    stage = np.zeros_like(probs)
+    stage[0, THREE] = 1.0
+    out = CHURCHES.combine(probs, stage, weight=0.5)
+    assert out[0].argmax() == THREE
+    assert out[0, EMPTY] == pytest.approx(0.2) and out[0, CHURCH_CLASS].sum() == pytest.approx(0.8)
+    assert out[0, THREE] == pytest.approx(0.8 * (0.5 * 0.3 / 0.8 + 0.5))
+    assert np.allclose(CHURCHES.combine(probs, stage, weight=0.0), probs)
+
+
+def _board(city, seed):
+    rng = np.random.default_rng(seed)
+    board = render_board(city, rng, cell_px=64, seat=2, hand=Hand(stroke=0.05, wobble=0.01, size=0.75))
+    photo = photograph(board.image, board.alpha, rng, tilt_deg=10.0, fill=(0.7, 0.8))
+    (located,) = find_boards(photo.frame)
+    return located.rectified
+
+
+def _churches(city):
+    return [ALL_CELLS[i] for i in range(SIZE * SIZE) if city[i // SIZE][i % SIZE] in "12345"]
+
+
+@pytest.fixture
+def churches_say_three(tmp_path):
+    """A cell network beside a church network that reads every church crop as a 3 (no letter network)."""
+    with np.load(DEFAULT_MODEL_PATH) as data:
+        arrays = {k: data[k] for k in data.files}
+    np.savez(tmp_path / "cnn.npz", **arrays)
+    last = int(arrays["n_layers"]) - 1
+    arrays[f"W{last}"] = np.zeros_like(arrays[f"W{last}"])
+    bias = np.zeros_like(arrays[f"b{last}"])
+    bias[THREE] = 50.0
+    arrays[f"b{last}"] = bias
+    np.savez(tmp_path / "churches.npz", **arrays)
+    return tmp_path / "cnn.npz"
+
+
+def test_the_reader_reads_the_digit_of_every_church_again(busy_city, churches_say_three):
+    """With a church network that sees a 3 in every crop, every church of another size is read as a 3 or
+    doubted; the other cells are read as without it. Fails when the reader leaves the church stage out."""
+    rectified = _board(busy_city, 5)
+    plain = CellReader("en", model_path=churches_say_three)
+    assert plain.churches is not None and plain.letters is None
+    CHURCHES.path_for(churches_say_three).unlink()
+    without = CellReader("en", model_path=churches_say_three)
+    assert without.churches is None
+    city, confidence, uncertain = plain.read(rectified)
+    city_before, _, _ = without.read(rectified)
+    churches = _churches(busy_city)
+    assert len(churches) == 5
+    for name in churches:
+        i = ALL_CELLS.index(name)
+        row, col = divmod(i, SIZE)
+        truth = busy_city[row][col]
+        assert city_before[row][col] == truth, name
+        if truth != "3":
+            assert city[row][col] == "3" or name in uncertain, name
+            assert confidence[row][col] <= 0.51, name
+    others = [i for i in range(SIZE * SIZE) if ALL_CELLS[i] not in churches]
+    assert all(city[i // SIZE][i % SIZE] == city_before[i // SIZE][i % SIZE] for i in others)
+
+
+def test_church_boards_hold_mostly_churches():
+    rng = np.random.default_rng(3)
+    city = church_city(rng, "en")
+    drawn = [ch for row in city for ch in row if ch not in "#.G"]  # (the printed crates)
+    assert len(drawn) >= 30 and set(drawn) <= set("12345")
+
+
+def test_a_stage_learns_only_its_kind_and_the_letters_are_drawn_as_before():
+    """The church stage's training crops are churches' digits only; the letter stage's are persons' letters,
+    drawn from the same boards as before the church stage joined (its cached crops still hold)."""
+    _, digits = _church_part("tidy", 11, 2)
+    _, letters = _letter_part("tidy", 11, 2)
+    assert len(digits) >= 50 and set(GLYPH_CLASSES[k] for k in digits) <= set("12345")
+    assert len(letters) >= 50 and all(GLYPH_CLASSES[k].startswith("p") for k in letters)
+
+
+def test_the_shipped_church_stage_reads_a_neat_hands_digits():
+    """The shipped church network on its own, on boards of churches in a neat hand of the generator's first
+    hands (which it learned), photographed close up: few digits misread."""
+    stage = StageNetwork.load(CHURCHES_PATH, CHURCHES)
+    allowed = np.ones(len(GLYPH_CLASSES), bool)
+    wrong = total = 0
+    for seed in range(3):
+        rng = np.random.default_rng(100 + seed)
+        city = church_city(rng, "en")
+        rectified = _board(city, 200 + seed)
+        cells = [ALL_CELLS.index(name) for name in _churches(city)]
+        probs = stage.probabilities(CHURCHES.crops(rectified, cells), allowed, np.zeros(len(GLYPH_CLASSES)))
+        assert not probs[:, ~CHURCH_CLASS].any()
+        truth = [GLYPH_CLASSES.index(city[i // SIZE][i % SIZE]) for i in cells]
+        wrong += int(np.sum(probs.argmax(axis=1) != np.array(truth)))
+        total += len(cells)
+    assert total >= 90
+    assert wrong / total <= 0.03

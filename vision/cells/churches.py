@@ -1,0 +1,28 @@
+"""The church stage: a church's digit read once more, by a network that learned church digits alone.
+
+After person letters, the misreads left on a hand never seen are church digits (a loose hand's 1 with a cross
+beside it read as a 4, a 4 as a 1, a 5 as a 3): about a quarter of them on the families left out. The digit
+is drawn anywhere in the church (in the nave, beside the cross, under it, in a box: ``draw_church``'s styles),
+so the crop is not the letter stage's close middle but the cell without the margin the cell networks read
+around it (``CHURCH_ZOOM`` of its side, at the same 40 px); what this stage adds is a network that reads
+nothing but church digits (``vision.cells.train_letters --stage churches``), averaged with the cell networks'
+reading as the letter stage's is (``close_look``).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from vision.cells.close_look import CloseLook
+from vision.cells.labels import GLYPH_CLASSES
+
+# A church is drawn 0.5-0.85 of a cell across (the hand's size), a little off centre: 0.9 keeps all of it
+# and leaves out the printed grid lines the whole cell's crop shows.
+CHURCH_ZOOM = 0.9
+# Read when the cell networks give churches at least this much of a cell, as the letter stage's persons.
+CHURCH_FROM = 0.5
+# The church network's share in which digit a church is: an even split, as the letter stage's, set before
+# any measurement.
+CHURCH_WEIGHT = 0.5
+CHURCH_CLASS = np.array([g in "12345" for g in GLYPH_CLASSES])
+CHURCHES = CloseLook("churches", CHURCH_CLASS, CHURCH_ZOOM, CHURCH_FROM, CHURCH_WEIGHT)

@@ -1,0 +1,103 @@
+"""Close-look stages: what a cell holds read once more, from a crop of its middle, by a network that learned
+only that kind of drawing.
+
+As chesscog reads a square's occupancy first and its piece second, the cell networks decide what kind of
+drawing a cell holds, and a close-look stage then decides which one of its kind it is: the letter of a person
+(``vision.cells.letters``) or the digit of a church (``vision.cells.churches``). Nearly every misread of a hand
+never seen is one letter read as another or one digit as another; a stage's network sees the cell's middle at
+the cell networks' 40 px (so the drawing fills more of it) and was trained on its kind alone
+(``vision.cells.train_letters``). Its reading of which one is averaged with the cell networks' (``combine``);
+how likely the cell is to be of that kind at all stays theirs.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from companion.layout import SIZE
+from vision.cells.cnn import ConvTrunk
+from vision.cells.features import CROP_PX, ink_maps
+from vision.cells.model import CellModel
+
+
+@dataclass(frozen=True)
+class CloseLook:
+    """One close-look stage: which classes it tells apart, from how close, for which cells, and how much its
+    network counts."""
+
+    name: str  # the network files' stem: ``cnn.npz`` -> ``<name>.npz``
+    classes: np.ndarray  # bool per glyph class: the kind it reads (``GLYPH_CLASSES``)
+    zoom: float  # the crop's side, a fraction of a cell's, around the cell's middle
+    read_from: float  # a cell is read when the cell networks give the kind at least this much of it
+    weight: float  # the stage network's share in which one of its kind a cell is (the cell networks' the rest)
+
+    def path_for(self, model_path: Path) -> Path:
+        """The stage's network that goes with a cell network: ``cnn.npz`` -> ``<name>.npz``,
+        ``cnn_without_loose.npz`` -> ``<name>_without_loose.npz`` (trained without the same family)."""
+        model_path = Path(model_path)
+        return model_path.with_name(model_path.name.replace("cnn", self.name, 1))
+
+    def crops(self, rectified: np.ndarray, cells: list[int]) -> np.ndarray:
+        """Ink maps (n, CROP_PX, CROP_PX) of the middle ``zoom`` of ``cells`` (indices row by row) of a
+        rectified board."""
+        gray = rectified if rectified.ndim == 2 else cv2.cvtColor(rectified, cv2.COLOR_BGR2GRAY)
+        cell = gray.shape[0] / SIZE
+        extent = max(2, int(round(self.zoom * cell)))
+        # A crop wider than its cell reaches past the board's edge on the outer spaces.
+        pad = max(0, int(np.ceil((extent - cell) / 2)) + 1)
+        if pad:
+            gray = cv2.copyMakeBorder(gray, pad, pad, pad, pad, cv2.BORDER_REPLICATE)
+        out = np.empty((len(cells), CROP_PX, CROP_PX), np.float32)
+        for k, index in enumerate(cells):
+            row, col = divmod(index, SIZE)
+            x0 = int(round((col + 0.5) * cell - extent / 2)) + pad
+            y0 = int(round((row + 0.5) * cell - extent / 2)) + pad
+            crop = gray[y0:y0 + extent, x0:x0 + extent]
+            out[k] = cv2.resize(crop.astype(np.float32), (CROP_PX, CROP_PX), interpolation=cv2.INTER_AREA)
+        return ink_maps(out)
+
+    def wants(self, probs: np.ndarray) -> np.ndarray:
+        """Which cells (rows of class probabilities) the stage reads: its kind at least ``read_from``."""
+        return probs[:, self.classes].sum(axis=1) >= self.read_from
+
+    def combine(self, probs: np.ndarray, stage: np.ndarray, weight: float | None = None) -> np.ndarray:
+        """Cells' readings (rows of class probabilities) with the stage's reading of them: the kind keeps its
+        share of each row, split within it as the cell networks split it averaged with the stage's network
+        (``weight`` its share, default the stage's); the other classes are as they were."""
+        weight = self.weight if weight is None else weight
+        out = np.array(probs, dtype=np.float64)
+        kind = out[:, self.classes]
+        mass = kind.sum(axis=1, keepdims=True)
+        within = kind / np.maximum(mass, 1e-12)
+        out[:, self.classes] = mass * ((1.0 - weight) * within + weight * stage[:, self.classes])
+        return out
+
+
+@dataclass(frozen=True)
+class StageNetwork:
+    """A close-look stage's network: a convolutional trunk and its head (the cell networks' kinds and file
+    layout), whose classes are the cell reader's though it learned only its stage's kind."""
+
+    trunk: ConvTrunk
+    head: CellModel
+    look: CloseLook
+
+    @classmethod
+    def load(cls, path: Path, look: CloseLook) -> StageNetwork:
+        return cls(ConvTrunk.load(path), CellModel.load(path), look)
+
+    def probabilities(self, crops: np.ndarray, allowed: np.ndarray, prior_shift: np.ndarray) -> np.ndarray:
+        """(n, classes): which one of its kind each close crop is, among those ``allowed`` (0 on every other
+        class)."""
+        return self.head.probabilities(self.trunk.features(crops), allowed & self.look.classes, prior_shift)
+
+    def read(self, probs: np.ndarray, rectified: np.ndarray, cells: list[int], allowed: np.ndarray,
+             prior_shift: np.ndarray) -> None:
+        """``probs`` (49 cells row by row) with the stage's reading of ``cells`` folded in, in place."""
+        if cells:
+            stage = self.probabilities(self.look.crops(rectified, cells), allowed, prior_shift)
+            probs[cells] = self.look.combine(probs[cells], stage)
