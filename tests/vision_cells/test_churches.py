@@ -8,16 +8,12 @@ import numpy as np
 import pytest
 
 from companion.layout import ALL_CELLS, SIZE
-from vision.board import find_boards
-from vision.board.dataset import photograph
 from vision.cells.churches import CHURCH_CLASS, CHURCH_FROM, CHURCH_ZOOM, CHURCHES
 from vision.cells.close_look import StageNetwork
 from vision.cells.features import cell_crops
 from vision.cells.labels import GLYPH_CLASSES
 from vision.cells.reader import DEFAULT_MODEL_PATH, CellReader
 from vision.cells.train_letters import _church_part, _letter_part, church_city
-from vision.synth.board import render_board
-from vision.synth.drawings import Hand
 
 THREE = GLYPH_CLASSES.index("3")
 ONE = GLYPH_CLASSES.index("1")
@@ -72,37 +68,20 @@ def test_the_church_stage_moves_only_the_digit_and_keeps_the_churches_share():
     assert np.allclose(CHURCHES.combine(probs, stage, weight=0.0), probs)
 
 
-def _board(city, seed):
-    rng = np.random.default_rng(seed)
-    board = render_board(city, rng, cell_px=64, seat=2, hand=Hand(stroke=0.05, wobble=0.01, size=0.75))
-    photo = photograph(board.image, board.alpha, rng, tilt_deg=10.0, fill=(0.7, 0.8))
-    (located,) = find_boards(photo.frame)
-    return located.rectified
-
-
 def _churches(city):
     return [ALL_CELLS[i] for i in range(SIZE * SIZE) if city[i // SIZE][i % SIZE] in "12345"]
 
 
 @pytest.fixture
-def churches_say_three(tmp_path):
+def churches_say_three(stage_says):
     """A cell network beside a church network that reads every church crop as a 3 (no letter network)."""
-    with np.load(DEFAULT_MODEL_PATH) as data:
-        arrays = {k: data[k] for k in data.files}
-    np.savez(tmp_path / "cnn.npz", **arrays)
-    last = int(arrays["n_layers"]) - 1
-    arrays[f"W{last}"] = np.zeros_like(arrays[f"W{last}"])
-    bias = np.zeros_like(arrays[f"b{last}"])
-    bias[THREE] = 50.0
-    arrays[f"b{last}"] = bias
-    np.savez(tmp_path / "churches.npz", **arrays)
-    return tmp_path / "cnn.npz"
+    return stage_says("churches", "3")
 
 
-def test_the_reader_reads_the_digit_of_every_church_again(busy_city, churches_say_three):
+def test_the_reader_reads_the_digit_of_every_church_again(busy_city, churches_say_three, close_up_board):
     """With a church network that sees a 3 in every crop, every church of another size is read as a 3 or
     doubted; the other cells are read as without it. Fails when the reader leaves the church stage out."""
-    rectified = _board(busy_city, 5)
+    rectified = close_up_board(busy_city, 5)
     plain = CellReader("en", model_path=churches_say_three)
     assert plain.churches is not None and plain.letters is None
     CHURCHES.path_for(churches_say_three).unlink()
@@ -140,7 +119,7 @@ def test_a_stage_learns_only_its_kind_and_the_letters_are_drawn_as_before():
     assert len(letters) >= 50 and all(GLYPH_CLASSES[k].startswith("p") for k in letters)
 
 
-def test_the_shipped_church_stage_reads_a_neat_hands_digits():
+def test_the_shipped_church_stage_reads_a_neat_hands_digits(close_up_board):
     """The shipped church network on its own, on boards of churches in a neat hand of the generator's first
     hands (which it learned), photographed close up: few digits misread."""
     stage = StageNetwork.load(CHURCHES_PATH, CHURCHES)
@@ -149,7 +128,7 @@ def test_the_shipped_church_stage_reads_a_neat_hands_digits():
     for seed in range(3):
         rng = np.random.default_rng(100 + seed)
         city = church_city(rng, "en")
-        rectified = _board(city, 200 + seed)
+        rectified = close_up_board(city, 200 + seed)
         cells = [ALL_CELLS.index(name) for name in _churches(city)]
         probs = stage.probabilities(CHURCHES.crops(rectified, cells), allowed, np.zeros(len(GLYPH_CLASSES)))
         assert not probs[:, ~CHURCH_CLASS].any()

@@ -8,8 +8,6 @@ import numpy as np
 import pytest
 
 from companion.layout import ALL_CELLS, SIZE
-from vision.board import find_boards
-from vision.board.dataset import photograph
 from vision.cells.features import cell_crops
 from vision.cells.labels import GLYPH_CLASSES, PERSON_LETTERS
 from vision.cells.letters import (
@@ -22,10 +20,8 @@ from vision.cells.letters import (
     wants_letters,
     with_letters,
 )
-from vision.cells.reader import DEFAULT_MODEL_PATH, CellReader
+from vision.cells.reader import CellReader
 from vision.cells.train_letters import LETTERS_PATH, person_city
-from vision.synth.board import render_board
-from vision.synth.drawings import Hand
 
 S = GLYPH_CLASSES.index("pS")
 C = GLYPH_CLASSES.index("pC")
@@ -81,38 +77,21 @@ def test_the_letter_moves_only_the_letter_and_keeps_the_persons_share():
     assert np.allclose(with_letters(probs, letters, weight=0.0), probs)
 
 
-def _board(city, seed):
-    rng = np.random.default_rng(seed)
-    board = render_board(city, rng, cell_px=64, seat=2, hand=Hand(stroke=0.05, wobble=0.01, size=0.75))
-    photo = photograph(board.image, board.alpha, rng, tilt_deg=10.0, fill=(0.7, 0.8))
-    (located,) = find_boards(photo.frame)
-    return located.rectified
-
-
 def _persons(city):
     return [ALL_CELLS[i] for i in range(SIZE * SIZE) if city[i // SIZE][i % SIZE] in PERSON_LETTERS["en"]]
 
 
 @pytest.fixture
-def letters_say_s(tmp_path):
+def letters_say_s(stage_says):
     """A cell network beside a letter network that reads every close crop as an S."""
-    with np.load(DEFAULT_MODEL_PATH) as data:
-        arrays = {k: data[k] for k in data.files}
-    np.savez(tmp_path / "cnn.npz", **arrays)
-    last = int(arrays["n_layers"]) - 1
-    arrays[f"W{last}"] = np.zeros_like(arrays[f"W{last}"])
-    bias = np.zeros_like(arrays[f"b{last}"])
-    bias[S] = 50.0
-    arrays[f"b{last}"] = bias
-    np.savez(tmp_path / "letters.npz", **arrays)
-    return tmp_path / "cnn.npz"
+    return stage_says("letters", "pS")
 
 
-def test_the_reader_reads_the_letter_of_every_person_again(busy_city, letters_say_s):
+def test_the_reader_reads_the_letter_of_every_person_again(busy_city, letters_say_s, close_up_board):
     """With a letter network that sees an S in every crop, every person of another letter is read as an S or
     doubted (the cell network's C and the letter network's S at half weight each); the other cells are read as
     without it. Fails when the reader leaves the letter stage out."""
-    rectified = _board(busy_city, 5)
+    rectified = close_up_board(busy_city, 5)
     plain = CellReader("en", model_path=letters_say_s)
     assert plain.letters is not None
     letters_path_for(letters_say_s).unlink()
@@ -142,7 +121,7 @@ def test_person_boards_hold_mostly_persons_of_their_language():
         assert len(drawn) >= 30 and set(drawn) <= set(PERSON_LETTERS[language])
 
 
-def test_the_shipped_letter_stage_reads_a_neat_hands_letters():
+def test_the_shipped_letter_stage_reads_a_neat_hands_letters(close_up_board):
     """The shipped letter network on its own, on boards of persons in a neat hand of the generator's first
     hands (which it learned), photographed close up (the board 0.7-0.8 of the frame's height): few letters
     misread."""
@@ -152,7 +131,7 @@ def test_the_shipped_letter_stage_reads_a_neat_hands_letters():
     for seed in range(3):
         rng = np.random.default_rng(100 + seed)
         city = person_city(rng, "en")
-        rectified = _board(city, 200 + seed)
+        rectified = close_up_board(city, 200 + seed)
         cells = [ALL_CELLS.index(name) for name in _persons(city)]
         probs = stage.probabilities(letter_crops(rectified, cells), allowed, np.zeros(len(GLYPH_CLASSES)))
         truth = [GLYPH_CLASSES.index("p" + PERSON_LETTERS["en"][city[i // SIZE][i % SIZE]]) for i in cells]

@@ -54,8 +54,8 @@ from vision.cells.cnn import CNN_PATH
 from vision.cells.dataset import TRAINING_CELL_PX, load_digit_split, photographed_board
 from vision.cells.labels import GLYPH_CLASSES, PERSON_LETTERS, TRAINING_LANGUAGES, glyph_for_char
 from vision.cells.letters import LETTERS, letters_path_for
-from vision.cells.train_hands import CLASSIC, POOL, UNSEEN_DIR, family_cells, unseen_model_path
-from vision.synth.hands import FAMILY_NAMES, TRAINING_POOL, missing_fonts
+from vision.cells.train_hands import CLASSIC, POOL, UNSEEN_DIR, WEB, family_cells, unseen_model_path
+from vision.synth.hands import FAMILY_NAMES, TRAINING_POOL, WEB_POOL, missing_fonts
 
 LETTERS_PATH = letters_path_for(CNN_PATH)
 # The seed of the person boards (``family_seed`` adds each family's own thousands); the cell networks' boards
@@ -175,6 +175,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--boards", type=int, default=350, help="person boards per family (about 35 persons each)")
     parser.add_argument("--classic-boards", type=int, default=250)
     parser.add_argument("--pool-boards", type=int, default=400)
+    parser.add_argument("--web-pool-boards", type=int, default=0,
+                        help="boards of the second pool (WEB_POOL: python -m vision.synth.web_fonts fetches its fonts)")
+    parser.add_argument("--out-dir", type=Path, default=None,
+                        help="write the networks here instead of beside the shipped ones (a trial, to compare)")
     parser.add_argument("--epochs", type=int, default=7)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--threads", type=int, default=2, help="PyTorch threads of each fit (one fit at a time)")
@@ -185,21 +189,29 @@ def main(argv: list[str] | None = None) -> int:
                         help="which to leave out in turn")
     args = parser.parse_args(argv)
     missing = missing_fonts() + missing_fonts((TRAINING_POOL,))
+    if args.web_pool_boards:
+        missing += missing_fonts((WEB_POOL,))
     if missing:
         print(f"fonts missing: {', '.join(missing)} (apt-get install vision.synth.hands' FONT_PACKAGES and "
-              "POOL_FONT_PACKAGES)")
+              "POOL_FONT_PACKAGES; python -m vision.synth.web_fonts for the second pool)")
         return 2
-    sets = FAMILY_NAMES + (CLASSIC, POOL)
-    n_boards = {**dict.fromkeys(FAMILY_NAMES, args.boards), CLASSIC: args.classic_boards, POOL: args.pool_boards}
-    data = letter_cells(n_boards, args.cache, args.stage)
+    sets = FAMILY_NAMES + (CLASSIC, POOL) + ((WEB,) if args.web_pool_boards else ())
+    n_boards = {**dict.fromkeys(FAMILY_NAMES, args.boards), CLASSIC: args.classic_boards, POOL: args.pool_boards,
+                WEB: args.web_pool_boards}
+    data = letter_cells({fam: n_boards[fam] for fam in sets}, args.cache, args.stage)
     look = STAGES[args.stage][0]
+    out_dir = args.out_dir
+    if out_dir is not None:
+        out_dir.mkdir(parents=True, exist_ok=True)
     if args.only in (None, "unseen"):
         UNSEEN_DIR.mkdir(exist_ok=True)
         for fam in args.families:
             kept = tuple(f for f in sets if f != fam)
-            fit(kept, data, letters_path_without(fam, look), args.epochs, args.seed, args.threads)
+            out = letters_path_without(fam, look)
+            fit(kept, data, out if out_dir is None else out_dir / out.name, args.epochs, args.seed, args.threads)
     if args.only in (None, "shipped"):
-        fit(sets, data, look.path_for(CNN_PATH), args.epochs, args.seed, args.threads)
+        out = look.path_for(CNN_PATH)
+        fit(sets, data, out if out_dir is None else out_dir / out.name, args.epochs, args.seed, args.threads)
     return 0
 
 
