@@ -110,9 +110,8 @@ def test_church_boards_hold_mostly_churches():
     assert len(drawn) >= 30 and set(drawn) <= set("12345")
 
 
-def test_a_stage_learns_only_its_kind_and_the_letters_are_drawn_as_before():
-    """The church stage's training crops are churches' digits only; the letter stage's are persons' letters,
-    drawn from the same boards as before the church stage joined (its cached crops still hold)."""
+def test_each_stage_learns_only_its_kind():
+    """The church stage's training crops are churches' digits only; the letter stage's persons' letters only."""
     _, digits = _church_part("tidy", 11, 2)
     _, letters = _letter_part("tidy", 11, 2)
     assert len(digits) >= 50 and set(GLYPH_CLASSES[k] for k in digits) <= set("12345")
