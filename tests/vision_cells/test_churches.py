@@ -13,7 +13,7 @@ from vision.cells.close_look import StageNetwork
 from vision.cells.features import cell_crops
 from vision.cells.labels import GLYPH_CLASSES
 from vision.cells.reader import DEFAULT_MODEL_PATH, CellReader
-from vision.cells.train_letters import _church_part, _letter_part, church_city
+from vision.cells.train_letters import _stage_part, church_city
 
 THREE = GLYPH_CLASSES.index("3")
 ONE = GLYPH_CLASSES.index("1")
@@ -112,8 +112,8 @@ def test_church_boards_hold_mostly_churches():
 
 def test_each_stage_learns_only_its_kind():
     """The church stage's training crops are churches' digits only; the letter stage's persons' letters only."""
-    _, digits = _church_part("tidy", 11, 2)
-    _, letters = _letter_part("tidy", 11, 2)
+    _, digits = _stage_part("churches", "tidy", 11, 2)
+    _, letters = _stage_part("letters", "tidy", 11, 2)
     assert len(digits) >= 50 and set(GLYPH_CLASSES[k] for k in digits) <= set("12345")
     assert len(letters) >= 50 and all(GLYPH_CLASSES[k].startswith("p") for k in letters)
 

@@ -8,13 +8,14 @@ import numpy as np
 import pytest
 
 from companion.layout import ALL_CELLS, SIZE
+from vision.cells.close_look import StageNetwork
 from vision.cells.features import cell_crops
 from vision.cells.labels import GLYPH_CLASSES, PERSON_LETTERS
 from vision.cells.letters import (
     LETTER_FROM,
     LETTER_ZOOM,
+    LETTERS,
     PERSON_CLASS,
-    LetterStage,
     letter_crops,
     letters_path_for,
     wants_letters,
@@ -125,7 +126,7 @@ def test_the_shipped_letter_stage_reads_a_neat_hands_letters(close_up_board):
     """The shipped letter network on its own, on boards of persons in a neat hand of the generator's first
     hands (which it learned), photographed close up (the board 0.7-0.8 of the frame's height): few letters
     misread."""
-    stage = LetterStage.load(LETTERS_PATH)
+    stage = StageNetwork.load(LETTERS_PATH, LETTERS)
     allowed = np.array([g in {"p" + v for v in PERSON_LETTERS["en"].values()} for g in GLYPH_CLASSES])
     wrong = total = 0
     for seed in range(3):

@@ -31,7 +31,7 @@ class CloseLook:
 
     name: str  # the network files' stem: ``cnn.npz`` -> ``<name>.npz``
     classes: np.ndarray  # bool per glyph class: the kind it reads (``GLYPH_CLASSES``)
-    zoom: float  # the crop's side, a fraction of a cell's, around the cell's middle
+    zoom: float  # the crop's side, a fraction of a cell's, around the cell's middle (at most 1: inside the cell)
     read_from: float  # a cell is read when the cell networks give the kind at least this much of it
     weight: float  # the stage network's share in which one of its kind a cell is (the cell networks' the rest)
 
@@ -47,15 +47,11 @@ class CloseLook:
         gray = rectified if rectified.ndim == 2 else cv2.cvtColor(rectified, cv2.COLOR_BGR2GRAY)
         cell = gray.shape[0] / SIZE
         extent = max(2, int(round(self.zoom * cell)))
-        # A crop wider than its cell reaches past the board's edge on the outer spaces.
-        pad = max(0, int(np.ceil((extent - cell) / 2)) + 1)
-        if pad:
-            gray = cv2.copyMakeBorder(gray, pad, pad, pad, pad, cv2.BORDER_REPLICATE)
         out = np.empty((len(cells), CROP_PX, CROP_PX), np.float32)
         for k, index in enumerate(cells):
             row, col = divmod(index, SIZE)
-            x0 = int(round((col + 0.5) * cell - extent / 2)) + pad
-            y0 = int(round((row + 0.5) * cell - extent / 2)) + pad
+            x0 = int(round((col + 0.5) * cell - extent / 2))
+            y0 = int(round((row + 0.5) * cell - extent / 2))
             crop = gray[y0:y0 + extent, x0:x0 + extent]
             out[k] = cv2.resize(crop.astype(np.float32), (CROP_PX, CROP_PX), interpolation=cv2.INTER_AREA)
         return ink_maps(out)

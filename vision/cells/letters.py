@@ -23,7 +23,7 @@ from pathlib import Path
 
 import numpy as np
 
-from vision.cells.close_look import CloseLook, StageNetwork
+from vision.cells.close_look import CloseLook
 from vision.cells.labels import GLYPH_CLASSES
 
 # The side of the close crop, a fraction of a cell's, around the cell's middle: a person's circle is drawn
@@ -50,14 +50,6 @@ def letter_crops(rectified: np.ndarray, cells: list[int]) -> np.ndarray:
     """Ink maps (n, CROP_PX, CROP_PX) of the middle ``LETTER_ZOOM`` of ``cells`` (indices row by row) of a
     rectified board."""
     return LETTERS.crops(rectified, cells)
-
-
-class LetterStage(StageNetwork):
-    """A letter network (``close_look.StageNetwork`` reading person letters)."""
-
-    @classmethod
-    def load(cls, path: Path, look: CloseLook = LETTERS) -> LetterStage:
-        return super().load(path, look)  # type: ignore[return-value]
 
 
 def wants_letters(probs: np.ndarray) -> np.ndarray:

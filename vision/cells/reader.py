@@ -29,7 +29,7 @@ from vision.cells.labels import (
     check_language,
     letter_prior_shift,
 )
-from vision.cells.letters import LETTERS, LetterStage
+from vision.cells.letters import LETTERS
 from vision.cells.model import MODEL_PATH, CellModel
 from vision.cells.seat_hand import SeatHand, head_embedding
 
@@ -191,7 +191,7 @@ class CellReader:
         path = look.path_for(model_path)
         if self.trunk is None or path == Path(model_path) or not path.is_file():
             return None
-        return LetterStage.load(path) if look is LETTERS else StageNetwork.load(path, look)
+        return StageNetwork.load(path, look)
 
     def _read_in(self, language: str) -> None:
         """What the table's language decides: which letter is which person, and which are read at all."""

@@ -51,6 +51,7 @@ the shipped reader on the nine hands no network learned (``--new-hands``) 6.18 -
 from __future__ import annotations
 
 import argparse
+from functools import partial
 from pathlib import Path
 
 import numpy as np
@@ -123,39 +124,28 @@ def _stage_part(stage: str, fam: str, seed: int, n_boards: int,
         if rectified is None:
             continue
         made += 1
-        glyphs = [(i, glyph_for_char(city[i // SIZE][i % SIZE], language)) for i in range(SIZE * SIZE)
-                  if city[i // SIZE][i % SIZE] not in "#.G"]
-        cells = [i for i, glyph in glyphs if look.classes[GLYPH_CLASSES.index(glyph)]]
-        crops.append(look.crops(rectified, cells).astype(np.float16))
-        labels += [GLYPH_CLASSES.index(glyph) for i, glyph in glyphs if i in cells]
+        drawn = [(i, GLYPH_CLASSES.index(glyph_for_char(city[i // SIZE][i % SIZE], language)))
+                 for i in range(SIZE * SIZE) if city[i // SIZE][i % SIZE] not in "#.G"]
+        kept = [(i, glyph) for i, glyph in drawn if look.classes[glyph]]
+        crops.append(look.crops(rectified, [i for i, _ in kept]).astype(np.float16))
+        labels += [glyph for _, glyph in kept]
     return np.concatenate(crops), np.asarray(labels, np.int8)
-
-
-def _letter_part(fam: str, seed: int, n_boards: int, camera_pixels: bool = False) -> tuple[np.ndarray, np.ndarray]:
-    """(close crops, glyph classes) of the persons on ``n_boards`` boards drawn by ``fam``'s hands."""
-    return _stage_part("letters", fam, seed, n_boards, camera_pixels)
-
-
-def _church_part(fam: str, seed: int, n_boards: int, camera_pixels: bool = False) -> tuple[np.ndarray, np.ndarray]:
-    """(crops, glyph classes) of the churches on ``n_boards`` boards drawn by ``fam``'s hands."""
-    return _stage_part("churches", fam, seed, n_boards, camera_pixels)
 
 
 # Each stage: what it reads, the boards it learns from, the seed of those boards (``family_seed`` adds each
 # family's own thousands).
 STAGES = {"letters": (LETTERS, person_city, LETTER_SEED), "churches": (CHURCHES, church_city, CHURCH_SEED)}
-_PARTS = {"letters": _letter_part, "churches": _church_part}
 
 
 def letter_cells(n_boards: dict[str, int], cache: Path,
                  stage: str = "letters") -> dict[str, tuple[np.ndarray, np.ndarray]]:
     """(close crops, labels) of each set's ``n_boards`` boards of the ``stage``'s kind, generated side by side
-    and kept in ``cache`` (``train_hands.family_cells``, drawing ``_letter_part`` or ``_church_part``)."""
+    and kept in ``cache`` (``train_hands.family_cells``, drawing ``_stage_part`` for that stage)."""
     seed = STAGES[stage][2]
     data: dict[str, tuple[np.ndarray, np.ndarray]] = {}
     for n in dict.fromkeys(n_boards.values()):
         sets = tuple(fam for fam, boards in n_boards.items() if boards == n)
-        data.update(family_cells(sets, n, seed, cache, part=_PARTS[stage], kind=stage))
+        data.update(family_cells(sets, n, seed, cache, part=partial(_stage_part, stage), kind=stage))
     return data
 
 
