@@ -1,18 +1,22 @@
 """Train the letter stage (``vision.cells.letters``): once without each hand family, once on every family.
 
-    .venv/bin/python -m vision.cells.train_letters                 # data (about 5 min), 6 networks (about 40 min)
+    .venv/bin/python -m vision.synth.web_fonts                     # the second pool's fonts (npm), once
+    .venv/bin/python -m vision.cells.train_letters                 # data (about 6 min), 6 networks (about 55 min)
     .venv/bin/python -m vision.cells.train_letters --only data
     .venv/bin/python -m vision.cells.train_letters --stage churches  # the church stage's networks, the same way
 
 Boards where most spaces hold a person (``person_city``) are drawn by each family's hands, by the generator's
-first hands (``CLASSIC``) and by the training pool, through the whole path (render, photograph at the
+first hands (``CLASSIC``), by the training pool and by the second pool (``WEB_POOL``), through the whole path (render, photograph at the
 training range of pixels a cell, locate, rectify), and each person's close crop (``letters.letter_crops``) is
 kept with its letter, in ``--cache`` (one file a family). Then ``train_cnn.train_on`` fits, from random weights:
 
 - ``vision/cells/unseen/letters_without_<family>.npz``: on the other four families, the first hands and the
-  pool; ``benchmarks/bench_hands.py`` reads each family with the cell, look and letter networks that never
+  pools; ``benchmarks/bench_hands.py`` reads each family with the cell, look and letter networks that never
   saw it;
-- ``vision/cells/letters.npz``: on every family, the first hands and the pool: the shipped reader's.
+- ``vision/cells/letters.npz``: on every family, the first hands and the pools: the shipped reader's.
+
+Each stage's recipe (``STAGES``) says its boards' seed, how many boards of the second pool it learns from and
+its fits' seed; the options override them for a trial.
 
 ``--stage churches`` trains the church stage (``vision.cells.churches``) the same way, from boards where most
 spaces hold a church (``church_city``), a fifth of them with scikit-learn's training digits
@@ -21,11 +25,12 @@ and ``churches.npz``. Shipped with the defaults (about 68,000 church crops a net
 min, each network about 5.5 min on this machine, 1.7-2.7 % of held-out crops misread); its figures are in
 ``churches``' docstring.
 
-``--web-pool-boards`` adds the second pool (``WEB_POOL``, 85 fonts of Google Fonts' handwriting fonts) to every
-network's crops. Tried on the letter stage with 800 such boards, for the network without loose only (the others
-were not trained: at 94,000 crops a fit took 21 min beside another fit on this machine): loose's cells at seed
-9300 (150 boards, not the benchmark's) misread 10.76 -> 10.28 % with the church stage; one network, one
-training seed, so not told apart from a fit's own spread, and not shipped.
+``--web-pool-boards`` sets how many boards of the second pool (``WEB_POOL``, 85 fonts of Google Fonts'
+handwriting fonts) every network learns from. First tried on the letter stage at 0.6 of the cell with 800 such
+boards, for the network without loose only: loose's cells at seed 9300 (150 boards, not the benchmark's)
+misread 10.76 -> 10.28 % with the church stage, not shipped alone. With the crop at half the cell too, other
+boards (seed 900) and another fit seed, every family read better at seed 9300 (``letters``' docstring): those
+are the networks shipped since 2026-11-27.
 
 Each network learns only person letters (its head keeps the cell reader's classes, so that a network file is
 a cell network's file, and the reader takes the letters' columns). Its temperature is fitted on held-out
@@ -41,16 +46,20 @@ That prototype had batch normalisation and 8 epochs; without it and at 6 epochs 
 held-out boards misread 7.7 / 9.0 / 5.9 % against its 5.1 / 6.5 / 5.9 %, so the networks shipped have it (folded
 into the convolutions at ``train_cnn.export``, which checks the NumPy forward against PyTorch's).
 
-Shipped (the defaults: 350 person boards a family, 250 of the first hands, 400 of the pool, 7 epochs; data 4.5
-min, each network about 9 min on this 2-core machine): ``bench_hands`` misread 6.31 -> 5.49 % over the five
+The first networks (350 person boards a family, 250 of the first hands, 400 of the pool, 7 epochs, 0.6 of the
+cell; data 4.5 min, each network about 9 min on this 2-core machine): ``bench_hands`` misread 6.31 -> 5.49 % over the five
 families left out (tidy 0.45 -> 0.45, quick 3.13 -> 2.03, round 7.52 -> 6.46, school 6.54 -> 5.33, loose 13.90
 -> 13.17 %), misread without doubt 0.08 -> 0.07 % (round 0.28 -> 0.24 %), boards without error 36.3 -> 44.3 %;
-the shipped reader on the nine hands no network learned (``--new-hands``) 6.18 -> 4.47 %.
+the shipped reader on the nine hands no network learned (``--new-hands``) 6.18 -> 4.47 %. Today's (the
+defaults: the same and 800 boards of the second pool, about 94,000 crops a network without a family; data 5.5
+min, each network about 9.5 min here, 5.6-7.9 % of held-out crops misread): the figures are in hardware.md.
 """
 
 from __future__ import annotations
 
 import argparse
+from collections.abc import Callable
+from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
 
@@ -69,7 +78,7 @@ from vision.synth.hands import FAMILY_NAMES, TRAINING_POOL, WEB_POOL, missing_fo
 LETTERS_PATH = letters_path_for(CNN_PATH)
 # The seed of the person boards (``family_seed`` adds each family's own thousands); the cell networks' boards
 # use 0, 500 and 600.
-LETTER_SEED = 700
+LETTER_SEED = 900  # (700 until 2026-11-27: the first letter networks, 0.6 of the cell and no second pool)
 CHURCH_SEED = 800
 CHANNELS = (16, 32, 48)
 PERSON_SHARE = 0.85  # of a person board's spaces; the rest are left empty
@@ -108,7 +117,8 @@ def church_city(rng: np.random.Generator, language: str) -> list[str]:
 def _stage_part(stage: str, fam: str, seed: int, n_boards: int,
                 camera_pixels: bool = False) -> tuple[np.ndarray, np.ndarray]:
     """(close crops, glyph classes) of the ``stage``'s kind on ``n_boards`` boards of it drawn by ``fam``'s hands."""
-    look, make_city, _ = STAGES[stage]
+    recipe = STAGES[stage]
+    look, make_city = recipe.look, recipe.make_city
     rng = np.random.default_rng(seed)
     families = None if fam == CLASSIC else (fam,)
     digits_train = load_digit_split()[0] if look is CHURCHES else None
@@ -132,16 +142,28 @@ def _stage_part(stage: str, fam: str, seed: int, n_boards: int,
     return np.concatenate(crops), np.asarray(labels, np.int8)
 
 
-# Each stage: what it reads, the boards it learns from, the seed of those boards (``family_seed`` adds each
-# family's own thousands).
-STAGES = {"letters": (LETTERS, person_city, LETTER_SEED), "churches": (CHURCHES, church_city, CHURCH_SEED)}
+@dataclass(frozen=True)
+class StageRecipe:
+    """How a stage's networks are trained: what it reads, the boards it learns from, the seed of those boards
+    (``family_seed`` adds each family's own thousands), how many boards of the second pool (``WEB_POOL``) it
+    learns from too, and the seed of its fits (the networks' first weights, the order of the batches)."""
+
+    look: CloseLook
+    make_city: Callable[[np.random.Generator, str], list[str]]
+    board_seed: int
+    web_pool_boards: int
+    fit_seed: int
+
+
+STAGES = {"letters": StageRecipe(LETTERS, person_city, LETTER_SEED, web_pool_boards=800, fit_seed=1),
+          "churches": StageRecipe(CHURCHES, church_city, CHURCH_SEED, web_pool_boards=0, fit_seed=0)}
 
 
 def letter_cells(n_boards: dict[str, int], cache: Path,
                  stage: str = "letters") -> dict[str, tuple[np.ndarray, np.ndarray]]:
     """(close crops, labels) of each set's ``n_boards`` boards of the ``stage``'s kind, generated side by side
     and kept in ``cache`` (``train_hands.family_cells``, drawing ``_stage_part`` for that stage)."""
-    seed = STAGES[stage][2]
+    seed = STAGES[stage].board_seed
     data: dict[str, tuple[np.ndarray, np.ndarray]] = {}
     for n in dict.fromkeys(n_boards.values()):
         sets = tuple(fam for fam, boards in n_boards.items() if boards == n)
@@ -173,12 +195,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--boards", type=int, default=350, help="person boards per family (about 35 persons each)")
     parser.add_argument("--classic-boards", type=int, default=250)
     parser.add_argument("--pool-boards", type=int, default=400)
-    parser.add_argument("--web-pool-boards", type=int, default=0,
-                        help="boards of the second pool (WEB_POOL: python -m vision.synth.web_fonts fetches its fonts)")
+    parser.add_argument("--web-pool-boards", type=int, default=None,
+                        help="boards of the second pool (WEB_POOL: python -m vision.synth.web_fonts fetches its fonts); "
+                        "default the stage's (letters 800, churches none)")
     parser.add_argument("--out-dir", type=Path, default=None,
                         help="write the networks here instead of beside the shipped ones (a trial, to compare)")
     parser.add_argument("--epochs", type=int, default=7)
-    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--seed", type=int, default=None, help="the fits' seed; default the stage's")
     parser.add_argument("--threads", type=int, default=2, help="PyTorch threads of each fit (one fit at a time)")
     parser.add_argument("--cache", type=Path, default=Path("/tmp/companion-letters"))
     parser.add_argument("--only", choices=("data", "unseen", "shipped"), default=None)
@@ -186,18 +209,21 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--families", nargs="+", default=list(FAMILY_NAMES), choices=FAMILY_NAMES,
                         help="which to leave out in turn")
     args = parser.parse_args(argv)
+    recipe = STAGES[args.stage]
+    web_pool_boards = recipe.web_pool_boards if args.web_pool_boards is None else args.web_pool_boards
+    seed = recipe.fit_seed if args.seed is None else args.seed
     missing = missing_fonts() + missing_fonts((TRAINING_POOL,))
-    if args.web_pool_boards:
+    if web_pool_boards:
         missing += missing_fonts((WEB_POOL,))
     if missing:
         print(f"fonts missing: {', '.join(missing)} (apt-get install vision.synth.hands' FONT_PACKAGES and "
               "POOL_FONT_PACKAGES; python -m vision.synth.web_fonts for the second pool)")
         return 2
-    sets = FAMILY_NAMES + (CLASSIC, POOL) + ((WEB,) if args.web_pool_boards else ())
+    sets = FAMILY_NAMES + (CLASSIC, POOL) + ((WEB,) if web_pool_boards else ())
     n_boards = {**dict.fromkeys(FAMILY_NAMES, args.boards), CLASSIC: args.classic_boards, POOL: args.pool_boards,
-                WEB: args.web_pool_boards}
+                WEB: web_pool_boards}
     data = letter_cells({fam: n_boards[fam] for fam in sets}, args.cache, args.stage)
-    look = STAGES[args.stage][0]
+    look = recipe.look
     out_dir = args.out_dir
     if out_dir is not None:
         out_dir.mkdir(parents=True, exist_ok=True)
@@ -206,10 +232,10 @@ def main(argv: list[str] | None = None) -> int:
         for fam in args.families:
             kept = tuple(f for f in sets if f != fam)
             out = letters_path_without(fam, look)
-            fit(kept, data, out if out_dir is None else out_dir / out.name, args.epochs, args.seed, args.threads)
+            fit(kept, data, out if out_dir is None else out_dir / out.name, args.epochs, seed, args.threads)
     if args.only in (None, "shipped"):
         out = look.path_for(CNN_PATH)
-        fit(sets, data, out if out_dir is None else out_dir / out.name, args.epochs, args.seed, args.threads)
+        fit(sets, data, out if out_dir is None else out_dir / out.name, args.epochs, seed, args.threads)
     return 0
 
 
