@@ -15,6 +15,12 @@ misread without doubt 0.07 % either way, right cells doubted 32.2 -> 31.8 %; sci
 into the churches (never trained on) read right quick 93.1 -> 96.6, round 98.5 -> 100, school 86.1 -> 91.1,
 loose 88.6 -> 92.0 % (tidy 97.6 % either way). On 150 boards a family at another seed (9300), taken before the
 benchmark was run: loose 11.33 -> 10.76 %, school 5.64 -> 5.33 %, round 4.42 -> 4.34 %, quick 2.63 -> 2.59 %.
+
+Trained again (2026-11-27) with the second pool of fonts as well (``WEB_POOL``: the digits of 85 of Google
+Fonts' handwriting fonts, none a family's; 800 boards), after the letter networks were (``letters``). At seed
+9300 (150 boards a family, the new letter networks in both): loose 10.07 -> 9.82 % (its 1 read as a 4: 56 -> 40
+cells), round 4.11 -> 3.92 %, school 4.70 -> 4.49 %, quick 2.11 -> 2.02 %, tidy 0.47 -> 0.49 % (one cell). The
+benchmark's figures are in hardware.md.
 """
 
 from __future__ import annotations
