@@ -6,9 +6,9 @@
     .venv/bin/python -m vision.cells.train_letters --stage churches  # the church stage's networks, the same way
 
 Boards where most spaces hold a person (``person_city``) are drawn by each family's hands, by the generator's
-first hands (``CLASSIC``), by the training pool and by the second pool (``WEB_POOL``), through the whole path (render, photograph at the
-training range of pixels a cell, locate, rectify), and each person's close crop (``letters.letter_crops``) is
-kept with its letter, in ``--cache`` (one file a family). Then ``train_cnn.train_on`` fits, from random weights:
+first hands (``CLASSIC``), by the training pool and by the second pool (``WEB_POOL``), through the whole path
+(render, photograph at the training range of pixels a cell, locate, rectify), and each person's close crop
+(``letters.letter_crops``) is kept with its letter, in ``--cache`` (one file a family). Then ``train_cnn.train_on`` fits, from random weights:
 
 - ``vision/cells/unseen/letters_without_<family>.npz``: on the other four families, the first hands and the
   pools; ``benchmarks/bench_hands.py`` reads each family with the cell, look and letter networks that never
@@ -48,8 +48,8 @@ held-out boards misread 7.7 / 9.0 / 5.9 % against its 5.1 / 6.5 / 5.9 %, so the 
 into the convolutions at ``train_cnn.export``, which checks the NumPy forward against PyTorch's).
 
 The first networks (350 person boards a family, 250 of the first hands, 400 of the pool, 7 epochs, 0.6 of the
-cell; data 4.5 min, each network about 9 min on this 2-core machine): ``bench_hands`` misread 6.31 -> 5.49 % over the five
-families left out (tidy 0.45 -> 0.45, quick 3.13 -> 2.03, round 7.52 -> 6.46, school 6.54 -> 5.33, loose 13.90
+cell; data 4.5 min, each network about 9 min on this 2-core machine): ``bench_hands`` misread 6.31 -> 5.49 % over
+the five families left out (tidy 0.45 -> 0.45, quick 3.13 -> 2.03, round 7.52 -> 6.46, school 6.54 -> 5.33, loose 13.90
 -> 13.17 %), misread without doubt 0.08 -> 0.07 % (round 0.28 -> 0.24 %), boards without error 36.3 -> 44.3 %;
 the shipped reader on the nine hands no network learned (``--new-hands``) 6.18 -> 4.47 %. Today's (the
 defaults: the same and 800 boards of the second pool, about 94,000 crops a network without a family; data 5.5
@@ -122,14 +122,14 @@ def _stage_part(stage: str, fam: str, seed: int, n_boards: int,
     look, make_city = recipe.look, recipe.make_city
     rng = np.random.default_rng(seed)
     families = None if fam == CLASSIC else (fam,)
-    digits_train = load_digit_split()[0] if look is CHURCHES else None
+    digits_train = load_digit_split()[0] if recipe.bitmap_digit_rate else None
     crops, labels = [], []
     made = 0
     while made < n_boards:
         language = str(rng.choice(list(TRAINING_LANGUAGES)))
         city = make_city(rng, language)
         band = rng.choice(len(TRAINING_CELL_PX), p=[share for _, share in TRAINING_CELL_PX])
-        bitmaps = digits_train if digits_train is not None and rng.random() < CHURCH_BITMAP_RATE else None
+        bitmaps = digits_train if digits_train is not None and rng.random() < recipe.bitmap_digit_rate else None
         rectified = photographed_board(city, rng, language=language, cell_px_range=TRAINING_CELL_PX[int(band)][0],
                                        families=families, camera_pixels=camera_pixels, digit_bitmaps=bitmaps)
         if rectified is None:
@@ -147,17 +147,20 @@ def _stage_part(stage: str, fam: str, seed: int, n_boards: int,
 class StageRecipe:
     """How a stage's networks are trained: what it reads, the boards it learns from, the seed of those boards
     (``family_seed`` adds each family's own thousands), how many boards of the second pool (``WEB_POOL``) it
-    learns from too, and the seed of its fits (the networks' first weights, the order of the batches)."""
+    learns from too, the seed of its fits (the networks' first weights, the order of the batches), and the share
+    of its boards whose church digits are scikit-learn's training digits."""
 
     look: CloseLook
     make_city: Callable[[np.random.Generator, str], list[str]]
     board_seed: int
     web_pool_boards: int
     fit_seed: int
+    bitmap_digit_rate: float = 0.0
 
 
 STAGES = {"letters": StageRecipe(LETTERS, person_city, LETTER_SEED, web_pool_boards=800, fit_seed=1),
-          "churches": StageRecipe(CHURCHES, church_city, CHURCH_SEED, web_pool_boards=800, fit_seed=0)}
+          "churches": StageRecipe(CHURCHES, church_city, CHURCH_SEED, web_pool_boards=800, fit_seed=0,
+                                  bitmap_digit_rate=CHURCH_BITMAP_RATE)}
 
 
 def letter_cells(n_boards: dict[str, int], cache: Path,
