@@ -23,6 +23,16 @@ From ``HEAD_FROM_DRAWINGS`` drawings on, the seat also reads with its own last l
 chesscog's few-shot step, on the layer that turns the head's embedding into classes, fitted in a fraction of
 a second whenever the hand changes). The network's convolutions and hidden layer stay as they are, so the
 examples' embeddings, and what the nearest examples vote, do not change.
+
+Tried and not kept (2026-11-27, stop 39): the seat's persons voting on the letter stage's network as well (the same
+vote, compared on the letter network's embedding of close crops cut from the kept ink maps; each network keeping its
+own embeddings). On the letter network's embedding a cell's nearest drawing of its own hand's sheet has the right
+letter about as often as the networks read it (round at seed 5151: 43 against 41 misread of 399 persons, only 16 of
+them both). Teaching sheets (bench_adapt's teaching, dev seed 5151, 20 boards a player, quick, round, school and
+loose) 1.57 -> 1.45 % misread; at bench_adapt's seed 9100 2.32 -> 2.20 %, at 5252 1.74 -> 1.71 %; but learning
+during play got worse at 5252 (from turn 41 every drawing on the board 1.31 -> 1.83 %, new drawings 1.99 -> 3.23 %;
+at 9100 0.79 -> 0.89 %): a misread that nobody noticed, learned as read, is a close neighbour of its own hand's
+next drawings of that letter on a network that learned letters alone.
 """
 
 from __future__ import annotations
