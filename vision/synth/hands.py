@@ -136,8 +136,9 @@ TRAINING_POOL = HandFamily(
 
 # Still more people for training only: 85 of Google Fonts' handwriting fonts from the npm registry
 # (``vision.synth.web_fonts``), none a family's, drawn as the first pool is (``train_hands --web-pool-boards``).
-# Tried after the errors left on families left out were still almost all person letters; it moved them little
-# and the shipped networks were not trained with it (``vision.cells.train_hands`` has the figures).
+# Tried on the cell networks after the errors left on families left out were still almost all person letters: it
+# moved them little and the shipped cell networks were not trained with it (``vision.cells.train_hands`` has the
+# figures). The letter and church stages' networks learn from it since 2026-11-27 (``vision.cells.train_letters``).
 WEB_POOL = dataclasses.replace(TRAINING_POOL, name="webpool",
                                letters=tuple(web_fonts.PREFIX + name for name in web_fonts.WEB_FONTS))
 
