@@ -35,6 +35,7 @@ from vision.cells.train_hands import (
 from vision.synth import web_fonts
 from vision.synth.drawings import CellPen, Hand, draw_symbol
 from vision.synth.hands import (
+    CURSIVE_POOL,
     FAMILY_NAMES,
     HAND_FAMILIES,
     NEW_HANDS,
@@ -95,7 +96,7 @@ def _same_font(a: str, b: str) -> bool:
     return a.startswith(b) or b.startswith(a)
 
 
-@pytest.mark.parametrize("pool", [TRAINING_POOL, WEB_POOL], ids=lambda p: p.name)
+@pytest.mark.parametrize("pool", [TRAINING_POOL, WEB_POOL, CURSIVE_POOL], ids=lambda p: p.name)
 def test_the_training_pools_share_no_font_and_are_never_left_out(pool):
     assert not set(pool.letters) & {src for f in HAND_FAMILIES for src in f.letters}
     assert pool.name not in FAMILY_NAMES and family(pool.name) is pool
@@ -107,7 +108,7 @@ def test_the_training_pools_share_no_font_and_are_never_left_out(pool):
 def test_the_new_hands_are_nobody_s_and_no_network_learned_them():
     """``bench_hands --new-hands`` reads the shipped reader on them: a font of a family or of a pool would be a
     hand it had learned, and the figure would not be a new hand's."""
-    learned = _font_names((*HAND_FAMILIES, TRAINING_POOL, WEB_POOL))
+    learned = _font_names((*HAND_FAMILIES, TRAINING_POOL, WEB_POOL, CURSIVE_POOL))
     for mine in _font_names((NEW_HANDS,)):
         assert not any(_same_font(mine, own) for own in learned), mine
     assert family(NEW_HANDS.name) is NEW_HANDS and NEW_HANDS.name not in FAMILY_NAMES
@@ -125,6 +126,8 @@ def test_a_web_font_is_the_regular_latin_woff_and_read_from_the_fetched_folder()
     assert web_fonts.latin_regular(names[:2]) is None
     assert font_path("fontsource:caveat") == web_fonts.WEB_FONT_DIR / "caveat.woff"
     assert len(set(web_fonts.WEB_FONTS)) == len(web_fonts.WEB_FONTS) == len(WEB_POOL.letters)
+    assert len(set(web_fonts.CURSIVE_FONTS)) == len(web_fonts.CURSIVE_FONTS) == len(CURSIVE_POOL.letters)
+    assert not set(web_fonts.CURSIVE_FONTS) & set(web_fonts.WEB_FONTS)  # each pool its own hands
 
 
 def _family_read(n: int, wrong_at: list[float], rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
@@ -325,7 +328,7 @@ def test_each_unseen_network_was_trained_without_its_family_and_the_shipped_one_
     for path in (DEFAULT_MODEL_PATH, look_path_for(DEFAULT_MODEL_PATH), letters_path_for(DEFAULT_MODEL_PATH),
                  CHURCHES.path_for(DEFAULT_MODEL_PATH)):
         assert {*FAMILY_NAMES, CLASSIC} <= set(trained_on_families(path)) <= {
-            *FAMILY_NAMES, CLASSIC, TRAINING_POOL.name, WEB_POOL.name}, path.name
+            *FAMILY_NAMES, CLASSIC, TRAINING_POOL.name, WEB_POOL.name, CURSIVE_POOL.name}, path.name
 
 
 @pytest.mark.parametrize("family", ["school", "loose"])

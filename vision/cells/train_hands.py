@@ -131,7 +131,7 @@ from vision.cells.labels import TRAINING_LANGUAGES
 from vision.cells.model import CellModel
 from vision.cells.reader import LETTER_OR_DIGIT_CLASS, agreement, look_path_for, wants_agreement
 from vision.cells.train import temperature_for_logits
-from vision.synth.hands import FAMILY_NAMES, TRAINING_POOL, WEB_POOL, family, missing_fonts
+from vision.synth.hands import CURSIVE_POOL, FAMILY_NAMES, TRAINING_POOL, WEB_POOL, family, missing_fonts
 
 UNSEEN_DIR = CNN_PATH.with_name("unseen")
 # The generator's first hands (``Hand.random`` without a family): not a family left out in turn (the demo and
@@ -142,6 +142,8 @@ POOL = TRAINING_POOL.name
 # And the second pool: Google Fonts' handwriting fonts from the npm registry (``vision.synth.web_fonts``).
 WEB = WEB_POOL.name
 POOLS = (POOL, WEB)
+# And the third, for the letter stage alone (``vision.cells.train_letters``): scripts and school models.
+CURSIVE = CURSIVE_POOL.name
 # The shipped reader's network: every family and the generator's first hands.
 SHIPPED_PATH = CNN_PATH
 # The network trained on the five families alone, the shipped one's starting point.
@@ -180,7 +182,7 @@ def _family_part(family: str, seed: int, n_boards: int, camera_pixels: bool = Fa
 
 
 def family_seed(family: str, base: int) -> int:
-    return base + 1000 * (1 + (FAMILY_NAMES + (CLASSIC, *POOLS)).index(family))
+    return base + 1000 * (1 + (FAMILY_NAMES + (CLASSIC, *POOLS, CURSIVE)).index(family))
 
 
 def cache_name(fam: str, n_boards: int, seed: int, camera_pixels: bool = False, kind: str = "cells") -> str:

@@ -142,6 +142,12 @@ TRAINING_POOL = HandFamily(
 WEB_POOL = dataclasses.replace(TRAINING_POOL, name="webpool",
                                letters=tuple(web_fonts.PREFIX + name for name in web_fonts.WEB_FONTS))
 
+# A third pool: 95 more of Google Fonts' hands, joined-up scripts, school models and casual pens
+# (``web_fonts.CURSIVE_FONTS``), drawn like the others. Tried on the letter stage (``vision.cells.train_letters
+# --cursive-pool-boards``, its docstring has the figures); no shipped network learned from it.
+CURSIVE_POOL = dataclasses.replace(TRAINING_POOL, name="cursive",
+                                   letters=tuple(web_fonts.PREFIX + name for name in web_fonts.CURSIVE_FONTS))
+
 # Hands no network learns, the shipped one included: nine more of Google Fonts' handwriting fonts
 # (``web_fonts.NEW_HAND_FONTS``) with every drawing style and the whole range of pens. The families left out
 # measure the networks trained without them; these measure the shipped reader itself on letters it never saw
@@ -151,7 +157,7 @@ NEW_HANDS = dataclasses.replace(TRAINING_POOL, name="newhands",
 
 
 def family(name: str) -> HandFamily:
-    for f in (*HAND_FAMILIES, TRAINING_POOL, WEB_POOL, NEW_HANDS):
+    for f in (*HAND_FAMILIES, TRAINING_POOL, WEB_POOL, CURSIVE_POOL, NEW_HANDS):
         if f.name == name:
             return f
     raise ValueError(f"unknown hand family {name!r} (known: {', '.join(FAMILY_NAMES)})")
