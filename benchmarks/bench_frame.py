@@ -82,7 +82,8 @@ def bench_speed(n_tables: int, seed: int, camera_cm: float | None = None,
     rng = np.random.default_rng(seed)
 
     def table() -> TableSpec:
-        spec = TableSpec.random(rng, n_boards=4, camera_cm=camera_cm)
+        # Drawn cell by cell: the frame after a move shows every other drawing as it was.
+        spec = dataclasses.replace(TableSpec.random(rng, n_boards=4, camera_cm=camera_cm), drawn_cell_by_cell=True)
         if new_hand is None:
             return spec
         return dataclasses.replace(spec, hands=tuple(Hand.random(rng, family=new_hand) for _ in spec.cities))
@@ -90,7 +91,7 @@ def bench_speed(n_tables: int, seed: int, camera_cm: float | None = None,
     warm_up = _as_received(render_table(table(), rng)[0])
     # Every frame is rendered first: the renderer's own work run between two reads was charged to the
     # next one (caches, fresh pages: 66 ms against 55 when decoded).
-    scenes, truths = [], []
+    scenes, truths, move_truths = [], [], []
     for _ in range(n_tables):
         spec = table()
         frame, truth = render_table(spec, rng)
@@ -98,26 +99,53 @@ def bench_speed(n_tables: int, seed: int, camera_cm: float | None = None,
         again = [_as_received(render_table(spec, rng)[0]) for _ in range(3)]
         # A new roll: the dice changed, the boards did not (they are not read again).
         reroll = dataclasses.replace(spec, dice=tuple(reversed(spec.dice[1:])) + (spec.dice[0],))
-        scenes.append((_as_received(frame), again, _as_received(render_table(reroll, rng)[0])))
+        # Then a move: one to three drawings on one board, the dice as rolled.
+        moved, drawn = _moved(reroll, rng)
+        scenes.append((_as_received(frame), again, _as_received(render_table(reroll, rng)[0]),
+                       _as_received(render_table(moved, rng)[0])))
         truths.append(truth)
+        move_truths.append((moved, drawn))
     with multiprocessing.get_context("spawn").Pool(1) as pool:
         result = pool.apply(_read_scenes, (warm_up, scenes, new_hand))
     read = result.pop("read")
+    moves_read = result.pop("moves_read")
+    new_right = new_cells = 0
+    for (moved, drawn), boards in zip(move_truths, moves_read, strict=True):
+        for seat, cell in drawn:
+            row, col = divmod(cell, 7)
+            new_cells += 1
+            new_right += seat in boards and boards[seat][row][col] == moved.cities[seat][row][col]
+    result["move_new_right"] = new_right / max(new_cells, 1)
     result["table_dice_exact"] = float(np.mean([d == sorted(t.dice_faces) for (d, _), t in zip(read, truths, strict=True)]))
     result["table_track_exact"] = float(np.mean([p == t.pirate_boxes for (_, p), t in zip(read, truths, strict=True)]))
-    result["stored_mb"] = sum(len(f) + sum(map(len, a)) + len(r) for f, a, r in scenes) / 2**20
+    result["stored_mb"] = sum(len(f) + sum(map(len, a)) + len(r) + len(m) for f, a, r, m in scenes) / 2**20
     return result
 
 
-def _read_scenes(warm_up: bytes, scenes: list[tuple[bytes, list[bytes], bytes]],
+def _moved(spec: TableSpec, rng: np.random.Generator) -> tuple[TableSpec, list[tuple[int, int]]]:
+    """``spec`` with one to three drawings added on one board's empty spaces, and where (seat, cell)."""
+    from vision.cells.reader import DRAWABLE_INDEX
+
+    seat = int(rng.integers(len(spec.cities)))
+    city = [list(row) for row in spec.cities[seat]]
+    empty = [i for i in DRAWABLE_INDEX if city[i // 7][i % 7] == "."]
+    cells = [int(i) for i in rng.choice(empty, min(len(empty), int(rng.integers(1, 4))), replace=False)]
+    for i in cells:
+        city[i // 7][i % 7] = str(rng.choice(list("GH12345csp" if i // 7 not in (0, 6) and i % 7 not in (0, 6) else "WGH12345csp")))
+    cities = list(spec.cities)
+    cities[seat] = tuple("".join(r) for r in city)
+    return dataclasses.replace(spec, cities=tuple(cities)), [(spec.seat_list[seat], i) for i in cells]
+
+
+def _read_scenes(warm_up: bytes, scenes: list[tuple[bytes, list[bytes], bytes, bytes]],
                  new_hand: str | None = None) -> dict[str, Any]:
     """Times the reads of ``bench_speed``'s scenes (JPEG, each decoded untimed just before it is read)."""
     reader, real_cells = _reader(new_hand)
     reader.read(_received(warm_up))  # models loaded
     reader.fast_hits = 0
-    full, fast, turn, read = [], [], [], []
-    fast_taken = 0
-    for frame_data, again, rolled_data in scenes:
+    full, fast, turn, move, read, moves_read = [], [], [], [], [], []
+    fast_taken = cells_in_moves = 0
+    for frame_data, again, rolled_data, moved_data in scenes:
         frame = _received(frame_data)
         reader.reset()  # a full read: every board read from scratch
         t0 = time.perf_counter()
@@ -135,10 +163,17 @@ def _read_scenes(warm_up: bytes, scenes: list[tuple[bytes, list[bytes], bytes]],
         t0 = time.perf_counter()
         reader.read(rolled)
         turn.append(1000 * (time.perf_counter() - t0))
+        moved = _received(moved_data)
+        cells_before = reader.cells_read
+        t0 = time.perf_counter()
+        obs = reader.read(moved)
+        move.append(1000 * (time.perf_counter() - t0))
+        cells_in_moves += reader.cells_read - cells_before
+        moves_read.append({b.seat: b.city for b in obs.boards})
     # The same frames with the boards read from the whole sensor (the Pi camera's board_detail): a 4608 x 2592
     # picture of the moment, made here untimed (on the Pi, the copy out of the camera's buffer, 36 MB).
     detailed = []
-    for frame_data, _, _ in scenes:
+    for frame_data, *_ in scenes:
         frame = _received(frame_data)
         detail = cv2.resize(frame, SENSOR_SIZE, interpolation=cv2.INTER_LINEAR)
         reader.reset()
@@ -151,6 +186,10 @@ def _read_scenes(warm_up: bytes, scenes: list[tuple[bytes, list[bytes], bytes]],
         "full_p90_ms": float(np.percentile(full, 90)),
         "unchanged_ms": statistics.median(fast),
         "turn_ms": statistics.median(turn),
+        "move_ms": statistics.median(move),
+        "move_p90_ms": float(np.percentile(move, 90)),
+        "move_cells": cells_in_moves / max(len(move), 1),
+        "moves_read": moves_read,
         "fast_hits": fast_taken / max(len(fast), 1),
         "real_cells": float(real_cells),
         "reader_rss_mb": rss_mb(),
@@ -261,13 +300,19 @@ def main(argv: list[str] | None = None) -> int:
     print(f"the same frames, the boards read from the whole sensor ({SENSOR_SIZE[0]}x{SENSOR_SIZE[1]}, board_detail): "
           f"median {speed['detail_ms']:.1f} ms")
     print(f"frame after a new roll (dice changed, boards not re-read): median {speed['turn_ms']:.1f} ms")
+    print(f"frame after a move (1-3 drawings on one board, dice as rolled; the board read again where it changed, "
+          f"the tray not): median {speed['move_ms']:.1f} ms, p90 {speed['move_p90_ms']:.1f} ms, "
+          f"{speed['move_cells']:.1f} cells read a move (a whole board: 41), new drawings read right "
+          f"{100 * speed['move_new_right']:.1f} %")
     print(f"unchanged scene: median {speed['unchanged_ms']:.2f} ms (fast path taken {100 * speed['fast_hits']:.0f} %)")
     print(f"on those tables: dice all right {100 * speed['table_dice_exact']:.1f} %, "
           f"pirate boxes exact {100 * speed['table_track_exact']:.1f} %")
     if args.new_hand:
         new = bench_speed(args.tables, args.seed + 5, args.camera_cm, new_hand=args.new_hand)
         print(f"full-frame read of a hand the reader never saw ({args.new_hand}'s boards, its network without "
-              f"{args.new_hand}): median {new['full_ms']:.1f} ms, p90 {new['full_p90_ms']:.1f} ms")
+              f"{args.new_hand}): median {new['full_ms']:.1f} ms, p90 {new['full_p90_ms']:.1f} ms; the frame after a "
+              f"move {new['move_ms']:.1f} ms, p90 {new['move_p90_ms']:.1f} ms ({new['move_cells']:.1f} cells read, "
+              f"new drawings read right {100 * new['move_new_right']:.1f} %)")
     # Any section can be left out with a count of 0 (a quick timing run).
     if args.dice_trays:
         dice = evaluate_dice(args.dice_trays, args.seed + 1)

@@ -19,8 +19,10 @@ from typing import Any
 import cv2
 import numpy as np
 
+from companion.layout import SIZE
 from vision.board.locate import BOARD_LAYOUTS
 from vision.cells.cnn import single_threaded_blas
+from vision.cells.reader import DRAWABLE_INDEX
 from vision.dice.geometry import TRAY_LAYOUT
 from vision.dice.reader import DiceReader
 from vision.marker_plane import LocatedPlane, PlaneLayout, detect_markers
@@ -33,6 +35,7 @@ SMALL_SIZE = (320, 180)  # the downscaled frame used for the fast path and occlu
 _UNCHANGED_LEVEL = 12  # grey levels: a pixel of the small frame that moved less is unchanged
 _UNCHANGED_PIXELS = 2  # ...and this many changed pixels still count as the same scene
 _OCCLUDER_LEVEL = 28
+_AROUND_PLANE = 4  # small-frame pixels (6 of the 1080p frame's each, 3 cm at 75 cm up) around a plane
 _OCCLUDER_FRACTION = 0.004  # a connected change this big (of the frame) is a hand, not a move
 _STATIC_FRAMES_FOR_REFERENCE = 8
 # Every plane of the kit: one that shows only some of its markers gets a second look for the others.
@@ -40,6 +43,20 @@ KIT_LAYOUTS: tuple[PlaneLayout, ...] = (*BOARD_LAYOUTS, TRAY_LAYOUT, TRACK_LAYOU
 _MAX_BOARD_THREADS = 4  # a Pi 4 or 5 has 4 cores; more threads than cores only wait
 # One board's cells as read: city, confidence, uncertain cells, each cell's likeliest readings.
 CellsRead = tuple[list[str], list[list[float]], list[str], dict[str, dict[str, float]]]
+# What one board's cells are read from: (the rectified board, its seat's hand or None, its cells' last
+# reading or None, the cells to read again or None for all).
+_CellsJob = tuple[np.ndarray, Any, Any, list[int] | None]
+
+
+@dataclasses.dataclass(frozen=True)
+class _ReadBoard:
+    """A board's last read: the thumbnail each cell was read from, the reading, its seat's hand version
+    then, and the cells' readings behind it (``CellReader.read_cells``; None from a reader without them)."""
+
+    thumb: np.ndarray
+    board: BoardReading
+    hand_version: int
+    cells: Any
 # The frame's moment at the camera's full resolution, or what makes it when asked (a 12 MP copy is made
 # only when a board is read): ``TableReader.read``'s ``detail``.
 Detail = np.ndarray | Callable[[], np.ndarray | None] | None
@@ -69,9 +86,14 @@ class TableReader:
         self.frame_index = 0
         self.fast_hits = 0
         self.boards_reused = 0
-        # seat -> (thumbnail of the rectified board, its reading, the seat's hand version then): an unchanged
-        # board is not read again until its hand learns something.
-        self._board_cache: dict[int, tuple[np.ndarray, BoardReading, int]] = {}
+        self.cells_read = 0  # cells the networks read (a board read whole: 41)
+        # seat -> what its board's last read left: an unchanged board is not read again until its hand learns
+        # something, and a changed one only where it changed.
+        self._board_cache: dict[int, _ReadBoard] = {}
+        # The tray's last read: (the small frame then, the tray's plane, its dice). While nothing in and
+        # around the tray has changed since, its dice are what they were (a move is drawn on a board).
+        self._tray_cache: tuple[np.ndarray, LocatedPlane, tuple[Any, ...] | None] | None = None
+        self.trays_reused = 0
         self._pool: ThreadPoolExecutor | None = None
 
     @property
@@ -84,6 +106,7 @@ class TableReader:
 
     def reset(self) -> None:
         self._board_cache.clear()
+        self._tray_cache = None
         self._last_small = None
         self._last_obs = None
         self._reference = None
@@ -161,27 +184,31 @@ class TableReader:
             single = find_single_board(frame)
             located = [single] if single is not None else []
         boards: list[BoardReading | None] = []
-        to_read: list[tuple[int, Any, np.ndarray, tuple[tuple[float, float], ...]]] = []
+        to_read: list[tuple[int, Any, np.ndarray, tuple[tuple[float, float], ...], _ReadBoard | None, list[int] | None]] = []
         hands = {lb.seat: self.hands.hand(lb.seat) for lb in located} if self.hands is not None else {}
         for lb in located:
             corners = tuple((float(x), float(y)) for x, y in np.asarray(lb.corners).reshape(-1, 2))
             thumb = _board_thumb(lb.rectified)
             cached = self._board_cache.get(lb.seat)
             hand_version = getattr(hands.get(lb.seat), "version", -1)
-            if cached is not None and _same_thumb(cached[0], thumb) and cached[2] == hand_version:
+            if cached is not None and cached.hand_version != hand_version:
+                cached = None  # its hand learned since: every cell is read again with what it learned
+            if cached is not None and _same_thumb(cached.thumb, thumb):
                 # Nothing drawn on this board since it was last read: keep that reading.
-                boards.append(dataclasses.replace(cached[1], corners=corners))
+                boards.append(dataclasses.replace(cached.board, corners=corners))
                 self.boards_reused += 1
                 continue
-            to_read.append((len(boards), lb, thumb, corners))
+            changed = _changed_cells(cached.thumb, thumb) if cached is not None and cached.cells is not None else None
+            to_read.append((len(boards), lb, thumb, corners, cached, changed))
             boards.append(None)
         # The thumbnails above compare the frame's own boards (the detail may come and go); what is read
         # is the board at the detail's resolution when there is one.
-        sharpest = _boards_from_detail([lb for _, lb, _, _ in to_read], detail, gray.shape) if to_read else []
-        for (slot, lb, thumb, corners), rectified, (city, confidence, uncertain, alternatives) in zip(
-                to_read, sharpest, self._read_cells([(r, hands.get(lb.seat)) for (_, lb, _, _), r in
-                                                    zip(to_read, sharpest, strict=True)]),
-                strict=True):
+        sharpest = _boards_from_detail([lb for _, lb, *_ in to_read], detail, gray.shape) if to_read else []
+        jobs = [(r, hands.get(lb.seat), cached.cells if cached is not None and changed is not None else None, changed)
+                for (_, lb, _, _, cached, changed), r in zip(to_read, sharpest, strict=True)]
+        self.cells_read += sum(len(DRAWABLE_INDEX) if previous is None else len(changed or ()) for _, _, previous, changed in jobs)
+        for (slot, lb, thumb, corners, cached, changed), rectified, ((city, confidence, uncertain, alternatives), cells) in zip(
+                to_read, sharpest, self._read_cells(jobs), strict=True):
             board = BoardReading(
                 seat=lb.seat,
                 city=tuple(city),
@@ -191,17 +218,27 @@ class TableReader:
                 alternatives=alternatives,
                 rectified=rectified,
             )
-            self._board_cache[lb.seat] = (thumb, board, getattr(hands.get(lb.seat), "version", -1))
+            # Each cell's part of the thumbnail is the one it was last read from: a cell that drifts slowly
+            # (daylight, a smudge) is read again once it has drifted far enough, not compared frame to frame.
+            if cached is not None and changed is not None and cells is not None:
+                thumb = _with_cells_of(cached.thumb, thumb, changed)
+            self._board_cache[lb.seat] = _ReadBoard(thumb, board, getattr(hands.get(lb.seat), "version", -1), cells)
             boards[slot] = board
         # Measured at 640 px wide: at the fast-path size a motion blur hides in the downscaling.
         extra: dict[str, Any] = {"sharpness": frame_sharpness(gray, width=640)}
-        tray_plane = self.dice_reader.locate(frame, markers, gray)  # its size measured from its stickers
-        dice = None
-        if tray_plane is not None:
-            dice = self.dice_reader.read_plane(frame, tray_plane)
-            if dice:
-                tops = tray_plane.to_frame(np.array([d.centre for d in dice], np.float64))
-                dice = tuple(dataclasses.replace(d, in_frame=(float(x), float(y))) for d, (x, y) in zip(dice, tops, strict=True))
+        tray = self._tray_cache
+        if tray is not None and _unchanged_around(tray[0], small, tray[1], frame.shape):
+            tray_plane, dice = tray[1], tray[2]
+            self.trays_reused += 1
+        else:
+            tray_plane = self.dice_reader.locate(frame, markers, gray)  # its size measured from its stickers
+            dice = None
+            if tray_plane is not None:
+                dice = self.dice_reader.read_plane(frame, tray_plane)
+                if dice:
+                    tops = tray_plane.to_frame(np.array([d.centre for d in dice], np.float64))
+                    dice = tuple(dataclasses.replace(d, in_frame=(float(x), float(y))) for d, (x, y) in zip(dice, tops, strict=True))
+            self._tray_cache = (small, tray_plane, dice) if tray_plane is not None else None
         track_plane = locate_track(markers)
         pirate_boxes = None
         if track_plane is not None:
@@ -230,11 +267,11 @@ class TableReader:
         return Observation(boards=tuple(b for b in boards if b is not None), dice=dice, pirate_boxes=pirate_boxes,
                            extra=extra)
 
-    def _read_cells(self, boards: list[tuple[np.ndarray, Any]]) -> list[CellsRead]:
-        """The cell reader on each (board, its seat's hand or None), side by side on the machine's cores when
-        there are several: the network's matrix products and OpenCV release the GIL, so 4 boards take 26-30
-        ms on this 2-core machine instead of 51 (and BLAS stays on one thread per board, see
-        ``single_threaded_blas``)."""
+    def _read_cells(self, boards: list[_CellsJob]) -> list[tuple[CellsRead, Any]]:
+        """The cell reader on each (board, its seat's hand or None, its cells' last reading or None, the
+        cells to read again), side by side on the machine's cores when there are several: the network's
+        matrix products and OpenCV release the GIL, so 4 boards take 26-30 ms on this 2-core machine instead
+        of 51 (and BLAS stays on one thread per board, see ``single_threaded_blas``)."""
         cores = min(os.cpu_count() or 1, _MAX_BOARD_THREADS)
         read = self._read_one_board
         if cores <= 1 or len(boards) <= 1:
@@ -246,16 +283,19 @@ class TableReader:
         with single_threaded_blas():
             return list(self._pool.map(read, boards))
 
-    def _read_one_board(self, board: tuple[np.ndarray, Any]) -> CellsRead:
-        """(city, confidence, uncertain, alternatives) of (a board, its seat's hand or None); a reader
-        without alternatives gives none."""
+    def _read_one_board(self, board: _CellsJob) -> tuple[CellsRead, Any]:
+        """((city, confidence, uncertain, alternatives), the cells' reading for the next read or None) of a
+        job (``_read_cells``); a reader without alternatives gives none, one without ``read_cells`` reads
+        the whole board every time."""
         reader = self.cell_reader
-        rectified, hand = board
+        rectified, hand, previous, changed = board
+        if hasattr(reader, "read_cells"):
+            return reader.read_cells(rectified, hand, previous, changed)
         extra = () if hand is None else (hand,)  # a reader made without hands is asked without one
         if hasattr(reader, "read_with_alternatives"):
-            return tuple(reader.read_with_alternatives(rectified, *extra))  # type: ignore[return-value]
+            return tuple(reader.read_with_alternatives(rectified, *extra)), None  # type: ignore[return-value]
         city, confidence, uncertain = reader.read(rectified, *extra)
-        return city, confidence, uncertain, {}
+        return (city, confidence, uncertain, {}), None
 
 
 def _boards_from_detail(located: list[Any], detail: Detail, frame_shape: tuple[int, ...]) -> list[np.ndarray]:
@@ -274,6 +314,10 @@ def _boards_from_detail(located: list[Any], detail: Detail, frame_shape: tuple[i
 
 
 _THUMB_SIDE = 84  # 12 px a cell: a new drawing changes dozens of pixels, sensor noise none
+_THUMB_CHANGE = 22  # grey levels: a thumbnail pixel that moved more changed
+# Thumbnail pixels (5.3 of the rectified board's each) past a cell's edge that its reading still sees: the
+# crop's margin (``features.MARGIN``, 4 px) and the second look's nudges (3 px).
+_CROP_REACH = 2
 
 
 def _board_thumb(rectified: np.ndarray) -> np.ndarray:
@@ -284,7 +328,44 @@ def _board_thumb(rectified: np.ndarray) -> np.ndarray:
 
 
 def _same_thumb(a: np.ndarray, b: np.ndarray) -> bool:
-    return a.shape == b.shape and int((cv2.absdiff(a, b) > 22).sum()) <= 3
+    return a.shape == b.shape and int((cv2.absdiff(a, b) > _THUMB_CHANGE).sum()) <= 3
+
+
+def _changed_cells(before: np.ndarray, now: np.ndarray) -> list[int] | None:
+    """The drawable cells (indices row by row) whose crops may read differently in ``now`` than in ``before``
+    (board thumbnails): any of its thumbnail's pixels changed, or one within the crop's reach of it (its
+    margin and the second look's nudges, ``_CROP_REACH``); None when the thumbnails do not compare."""
+    if before.shape != now.shape or before.shape[0] % SIZE:
+        return None
+    changed = (cv2.absdiff(before, now) > _THUMB_CHANGE).astype(np.uint8)
+    reach = 2 * _CROP_REACH + 1
+    changed = cv2.dilate(changed, np.ones((reach, reach), np.uint8))
+    cell = before.shape[0] // SIZE
+    per_cell = changed.reshape(SIZE, cell, SIZE, cell).max(axis=(1, 3)).ravel()
+    return [i for i in DRAWABLE_INDEX if per_cell[i]]
+
+
+def _with_cells_of(before: np.ndarray, now: np.ndarray, cells: list[int]) -> np.ndarray:
+    """``before`` (a board thumbnail) with the parts of ``cells`` taken from ``now``."""
+    out = before.copy()
+    cell = before.shape[0] // SIZE
+    for i in cells:
+        row, col = divmod(i, SIZE)
+        out[row * cell:(row + 1) * cell, col * cell:(col + 1) * cell] = now[row * cell:(row + 1) * cell,
+                                                                            col * cell:(col + 1) * cell]
+    return out
+
+
+def _unchanged_around(before: np.ndarray, now: np.ndarray, plane: LocatedPlane, frame_shape: tuple[int, ...]) -> bool:
+    """Whether no pixel of the small frame changed (``_UNCHANGED_LEVEL``) from ``before`` to ``now`` over
+    ``plane`` or within ``_AROUND_PLANE`` small pixels of it (its stickers, a die's top leaning out)."""
+    if before.shape != now.shape:
+        return False
+    scale = now.shape[1] / frame_shape[1], now.shape[0] / frame_shape[0]
+    region = np.zeros(now.shape, np.uint8)
+    cv2.fillConvexPoly(region, np.round(_plane_outline(plane) * scale).astype(np.int32), 1)
+    region = cv2.dilate(region, np.ones((2 * _AROUND_PLANE + 1,) * 2, np.uint8)).astype(bool)
+    return not bool((cv2.absdiff(before, now)[region] > _UNCHANGED_LEVEL).any())
 
 
 def _plane_outline(plane: LocatedPlane) -> np.ndarray:

@@ -175,3 +175,30 @@ def test_runtime_does_not_import_sklearn(tmp_path):
     )
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert result.returncode == 0, result.stderr
+
+
+def test_a_board_read_again_cell_by_cell_reads_those_cells_as_a_whole_read_does(busy_city, reader):
+    """``read_cells`` with an earlier reading reads only the cells asked for: they come out as a whole read
+    of the new picture reads them (each cell's reading depends on its own crop alone), the others exactly
+    as the earlier reading had them."""
+    from vision.cells.reader import DRAWABLE_INDEX
+
+    first = _rectified(busy_city, 21)
+    other = balanced_city(np.random.default_rng(4), "en", walls_outer_only=True)
+    second = _rectified(other, 22)
+    _, earlier = reader.read_cells(first)
+    (whole_city, whole_conf, whole_uncertain, whole_alt), whole = reader.read_cells(second)
+    asked = [i for i in DRAWABLE_INDEX if i % 3 == 0][:9]
+    (city, conf, uncertain, alternatives), again = reader.read_cells(second, previous=earlier, cells=asked)
+    kept = [i for i in DRAWABLE_INDEX if i not in asked]
+    assert np.allclose(again.probs[asked], whole.probs[asked], atol=1e-5)
+    assert np.array_equal(again.probs[kept], earlier.probs[kept]) and np.array_equal(again.sureness[kept], earlier.sureness[kept])
+    for i in asked:
+        row, col = divmod(i, SIZE)
+        assert city[row][col] == whole_city[row][col] == other[row][col]
+        assert alternatives[ALL_CELLS[i]] == whole_alt[ALL_CELLS[i]]
+        assert (ALL_CELLS[i] in uncertain) == (ALL_CELLS[i] in whole_uncertain)
+    assert sum(city[i // SIZE][i % SIZE] != whole_city[i // SIZE][i % SIZE] for i in kept) > 5  # the rest: the first board
+    # No cell asked: the earlier reading as it was; no earlier reading: the whole board.
+    assert reader.read_cells(second, previous=earlier, cells=[])[1] is earlier
+    assert np.array_equal(reader.read_cells(second, cells=asked)[1].probs, whole.probs)

@@ -107,3 +107,24 @@ def test_art_summary_says_which_pictures_the_generators_use(monkeypatch, tmp_pat
     (tmp_path / "city-board.png").write_bytes(b"")
     (tmp_path / "die-log.png").write_bytes(b"")
     assert art_summary() == f"synthetic art: 2 of 7 reference pictures from {tmp_path}"
+
+
+def test_a_board_drawn_cell_by_cell_changes_only_where_a_drawing_was_added(busy_city):
+    """``cell_seed``: the same board with one drawing more differs in that cell alone (the frame after a
+    move), while the usual rendering draws every later cell anew."""
+    before = [list(row) for row in busy_city]
+    row, col = next((r, c) for r in range(1, 6) for c in range(1, 6) if before[r][c] == ".")
+    after = [list(r) for r in before]
+    after[row][col] = "3"
+    cell = 48
+
+    def drawn(city, **kw):
+        return render_board(["".join(r) for r in city], np.random.default_rng(5), cell_px=cell, seat=2, **kw).image
+
+    diff = np.abs(drawn(before, cell_seed=77).astype(int) - drawn(after, cell_seed=77).astype(int)).max(axis=2)
+    inside = np.zeros(diff.shape, bool)
+    inside[row * cell:(row + 1) * cell, col * cell:(col + 1) * cell] = True
+    assert diff[inside].max() > 60  # the church is there
+    assert diff[~inside].max() == 0  # and nothing else moved
+    sequential = np.abs(drawn(before).astype(int) - drawn(after).astype(int)).max(axis=2)
+    assert sequential[~inside].max() > 60

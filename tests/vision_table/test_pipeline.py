@@ -140,3 +140,58 @@ def test_a_table_with_its_own_tray_reads_its_dice(reader, table_spec, floor, wid
     tops = np.array([d.centre for d in truth.dice])
     for die_read in obs.dice:
         assert np.min(np.hypot(*(tops - np.array(die_read.centre)).T)) < 4.0
+
+
+def _with_drawings(spec, seat: int, drawings: dict[tuple[int, int], str]):
+    """``spec`` with ``drawings`` ((row, col) -> city character) added on ``seat``'s board."""
+    city = [list(row) for row in spec.cities[seat]]
+    for (row, col), char in drawings.items():
+        city[row][col] = char
+    cities = list(spec.cities)
+    cities[seat] = tuple("".join(r) for r in city)
+    return dataclasses.replace(spec, cities=tuple(cities))
+
+
+def test_a_move_is_read_where_it_was_drawn_and_the_tray_is_not_read_again(table_spec):
+    """The frame after a move: the board drawn on is read again only around its new drawings (each of the
+    cells' readings as a whole read of the same frame gives it), the other boards and the untouched
+    tray not at all; a new roll is read again."""
+    from vision.cells import CellReader
+
+    cells = CellReader("en")
+    reader = TableReader(cell_reader=cells)
+    spec = dataclasses.replace(table_spec, drawn_cell_by_cell=True)
+    rng = np.random.default_rng(12)
+    first = reader.read(render_table(spec, rng)[0])
+    assert reader.cells_read == 3 * 41 and reader.trays_reused == 0
+    moved = _with_drawings(spec, 1, {(4, 2): "s", (2, 4): "3"})
+    frame = render_table(moved, rng)[0]
+    after = reader.read(frame)
+    assert 2 <= reader.cells_read - 3 * 41 <= 12
+    assert reader.boards_reused == 2 and reader.trays_reused == 1
+    assert after.dice == first.dice
+    fresh = TableReader(cell_reader=cells).read(frame)
+    assert [b.city for b in after.boards] == [b.city for b in fresh.boards]
+    assert after.boards[1].city[4][2] == "s" and after.boards[1].city[2][4] == "3"
+    for cell in ("C5", "E3"):  # read from this frame, as a whole read of it reads them
+        assert after.boards[1].alternatives[cell] == fresh.boards[1].alternatives[cell]
+    rolled = dataclasses.replace(moved, dice=("log", "log", "log", "crate", "crate"))
+    again = reader.read(render_table(rolled, rng)[0])
+    assert reader.trays_reused == 1 and sorted(again.dice_faces) == ["crate", "crate", "log", "log", "log"]
+    assert reader.cells_read - 3 * 41 <= 12  # nothing drawn: no cell read
+
+
+def test_changed_cells_reach_as_far_as_a_crop_sees():
+    from vision.pipeline import _changed_cells, _with_cells_of
+
+    before = np.full((84, 84), 200, np.uint8)
+    now = before.copy()
+    now[2 * 12 + 5, 3 * 12 + 6] = 120  # the middle of D3
+    assert _changed_cells(before, now) == [2 * 7 + 3]
+    now[4 * 12 + 11, 1 * 12 + 5] = 120  # the bottom edge of B5: B6's crop sees it too
+    assert _changed_cells(before, now) == [2 * 7 + 3, 4 * 7 + 1, 5 * 7 + 1]
+    now[3:9, 3:9] = 0  # a tower is never read (and this is out of its neighbours' reach)
+    assert _changed_cells(before, now) == [2 * 7 + 3, 4 * 7 + 1, 5 * 7 + 1]
+    assert _changed_cells(before, now[:80, :80]) is None
+    kept = _with_cells_of(before, now, [2 * 7 + 3])
+    assert kept[2 * 12 + 5, 3 * 12 + 6] == 120 and kept[4 * 12 + 11, 1 * 12 + 5] == 200 and kept[0, 0] == 200

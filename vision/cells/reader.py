@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import copy
 import hashlib
+from collections.abc import Sequence
 from pathlib import Path
+from typing import NamedTuple
 
 import cv2
 import numpy as np
@@ -143,6 +145,22 @@ def _taught_from(teach_path: Path) -> str | None:
         return str(data["base_model"]) if "base_model" in data else None
 
 
+class BoardCells(NamedTuple):
+    """A board's cells as the networks read them, rows by cell (49, row by row): what a board read leaves for
+    reading the same board again when only some of its cells changed (``CellReader.read_cells``)."""
+
+    probs: np.ndarray  # (49, classes) probabilities
+    sureness: np.ndarray  # (49,) how sure each cell's reading is
+    agreed: np.ndarray  # (49,) bool: that sureness is the two networks' ``agreement``
+
+    def with_cells(self, fresh: BoardCells, cells: Sequence[int]) -> BoardCells:
+        """These readings with ``cells``' rows taken from ``fresh``."""
+        rows = list(cells)
+        probs, sureness, agreed = self.probs.copy(), self.sureness.copy(), self.agreed.copy()
+        probs[rows], sureness[rows], agreed[rows] = fresh.probs[rows], fresh.sureness[rows], fresh.agreed[rows]
+        return BoardCells(probs, sureness, agreed)
+
+
 class CellReader:
     """Reads the 45 spaces of a rectified board (``vision.board``: A1 top-left, 7 x 7 cells).
 
@@ -222,35 +240,51 @@ class CellReader:
         to the networks (``vision.cells.seat_hand``)."""
         return self._reading(rectified, hand)[0]
 
-    def _reading(self, rectified: np.ndarray, hand: SeatHand | None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    def _reading(self, rectified: np.ndarray, hand: SeatHand | None,
+                 previous: BoardCells | None = None, cells: Sequence[int] | None = None) -> BoardCells:
         """(probabilities, how sure each cell's reading is, which cells that is the two networks'
-        ``agreement`` for)."""
+        ``agreement`` for); with ``previous``, only ``cells`` are read and the others kept as it has them."""
+        wanted = set(DRAWABLE_INDEX if previous is None or cells is None else cells)
+        reading = [i for i in DRAWABLE_INDEX if i in wanted]
+        if previous is not None and not reading:
+            return previous
         with single_threaded_blas():
-            return self._probabilities(rectified, hand)
+            fresh = BoardCells(*self._probabilities(rectified, hand, reading))
+        if previous is None or len(reading) == len(DRAWABLE_INDEX):
+            return fresh
+        return previous.with_cells(fresh, reading)
 
-    def _probabilities(self, rectified: np.ndarray,
-                       hand: SeatHand | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    def _probabilities(self, rectified: np.ndarray, hand: SeatHand | None = None,
+                       reading: Sequence[int] = DRAWABLE_INDEX) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """The networks' reading of the drawable cells ``reading`` (indices row by row, in order); every
+        other row is a certain empty space or printed crate. Each cell's reading depends on its own
+        crop alone (its cell and a margin), which is what lets a board be read again cell by cell."""
         if rectified is None or rectified.ndim not in (2, 3) or rectified.shape[0] < 7 * 8:
             raise ValueError("CellReader.read needs a rectified board image")
         if rectified.shape[0] != RECT_SIDE or rectified.shape[1] != RECT_SIDE:
             rectified = cv2.resize(rectified, (RECT_SIDE, RECT_SIDE), interpolation=cv2.INTER_AREA)
-        # Towers and printed crates are never drawn on: they are not read, which saves the time.
+        reading = list(reading)
+        read_here = np.zeros(SIZE * SIZE, bool)
+        read_here[reading] = True
+        # Towers and printed crates are never drawn on: they are not read, which saves the time (nor are
+        # the cells left out of ``reading``: certain empty spaces here, the caller keeps its own reading).
         probs = np.zeros((SIZE * SIZE, len(GLYPH_CLASSES)))
-        probs[list(_TOWER_INDEX), GLYPH_CLASSES.index(".")] = 1.0
+        probs[:, GLYPH_CLASSES.index(".")] = 1.0
+        probs[list(_PRINTED_INDEX)] = 0.0
         probs[list(_PRINTED_INDEX), GLYPH_CLASSES.index("G")] = 1.0
-        first_crops = cell_crops(rectified, cells=list(DRAWABLE_INDEX))
+        first_crops = cell_crops(rectified, cells=reading)
         first_features = self.crop_features(first_crops)
         # A seat with examples reads with its own last layer (``seat_hand.seat_head``), its nearest examples
         # voting at the end.
         seated = hand is not None and len(hand) > 0
         model = hand.seat_model(self, self.model, self.allowed) if seated else self.model
-        probs[list(DRAWABLE_INDEX)] = model.probabilities(first_features, self.allowed, self.prior_shift)
+        probs[reading] = model.probabilities(first_features, self.allowed, self.prior_shift)
         # A second look at doubtful cells: average over crops nudged a few pixels each way, which
         # smooths out a slightly wrong homography or a stroke at the cell's edge.
         # Doubtful as the board's context leaves it (an inner cell torn between a wall and a crate is not).
         in_context = probs.copy()
         apply_board_context(in_context)
-        doubtful = [int(i) for i in np.flatnonzero(in_context.max(axis=1) < SECOND_LOOK_BELOW) if i not in _FIXED_INDEX]
+        doubtful = [int(i) for i in np.flatnonzero((in_context.max(axis=1) < SECOND_LOOK_BELOW) & read_here)]
         if doubtful:
             # Every nudged crop of every doubtful cell in one batch through the network.
             wanted = [(shift, i) for shift in SECOND_LOOK_SHIFTS for i in doubtful]
@@ -261,25 +295,24 @@ class CellReader:
         still = [i for i in doubtful if probs[i].max() < LOOK_BELOW] if self.look is not None else []
         looked = np.zeros_like(probs)
         if still:
-            looked[still] = self._look_at(first_crops, still)
+            looked[still] = self._look_at(first_crops, reading, still)
             probs[still] = with_look(probs[still], looked[still])
         for stage in (self.letters, self.churches):
             if stage is not None:
                 # Which letter a person is, which digit a church, read again (``vision.cells.close_look``).
-                cells = [int(i) for i in np.flatnonzero(stage.look.wants(probs)) if i not in _FIXED_INDEX]
+                cells = [int(i) for i in np.flatnonzero(stage.look.wants(probs) & read_here)]
                 stage.read(probs, rectified, cells, self.allowed, self.prior_shift)
         # How sure a letter or digit is comes from the two networks' agreement on the reading as it now stands
         # (the close-look stages' included), so the look network reads those cells after them.
-        asked = sorted(set(still) | set(self._agreement_cells(probs)))
+        asked = sorted(set(still) | {i for i in self._agreement_cells(probs) if read_here[i]})
         if more := [i for i in asked if i not in still]:
-            looked[more] = self._look_at(first_crops, more)
+            looked[more] = self._look_at(first_crops, reading, more)
         if seated:
-            probs[list(DRAWABLE_INDEX)] = hand.adjust(probs[list(DRAWABLE_INDEX)],
-                                                      head_embedding(self.model, first_features), self)
+            probs[reading] = hand.adjust(probs[reading], head_embedding(self.model, first_features), self)
         apply_board_context(probs)
         sureness = probs.max(axis=1)
         agreed = np.zeros(SIZE * SIZE, bool)
-        washed = [i for i in np.flatnonzero(print_contrast(rectified) < WASHED_OUT_BELOW) if i not in _FIXED_INDEX]
+        washed = [int(i) for i in np.flatnonzero((print_contrast(rectified) < WASHED_OUT_BELOW) & read_here)]
         if self.agreed_uncertain_below is not None and asked:
             agreed[asked] = True  # (only with a look network: ``agreed_uncertain_below`` needs one)
             agreed[washed] = False  # a washed-out cell is doubted below, whatever the networks agree on
@@ -292,10 +325,10 @@ class CellReader:
             sureness[washed] = probs[washed].max(axis=1)
         return probs, sureness, agreed
 
-    def _look_at(self, first_crops: np.ndarray, cells: list[int]) -> np.ndarray:
-        """The look network's reading of ``cells`` (indices row by row) from their crops (``DRAWABLE_INDEX``'s)."""
+    def _look_at(self, first_crops: np.ndarray, reading: list[int], cells: list[int]) -> np.ndarray:
+        """The look network's reading of ``cells`` (indices row by row) from their crops (``reading``'s)."""
         trunk, head = self.look  # type: ignore[misc]
-        rows = [DRAWABLE_INDEX.index(i) for i in cells]
+        rows = [reading.index(i) for i in cells]
         return head.probabilities(trunk.features(first_crops[rows]), self.allowed, self.prior_shift)
 
     def _agreement_cells(self, probs: np.ndarray) -> list[int]:
@@ -323,6 +356,17 @@ class CellReader:
         character: probability} (``BoardReading.alternatives``)."""
         probs, sureness, agreed = self._reading(rectified, hand)
         return (*self._read(probs, sureness, agreed), self.alternatives(probs))
+
+    def read_cells(
+        self, rectified: np.ndarray, hand: SeatHand | None = None, previous: BoardCells | None = None,
+        cells: Sequence[int] | None = None,
+    ) -> tuple[tuple[list[str], list[list[float]], list[str], dict[str, dict[str, float]]], BoardCells]:
+        """``read_with_alternatives``' answers and the cells' readings behind them. With ``previous`` (an
+        earlier read of the same board by the same networks and ``hand``) only ``cells`` (indices row by row)
+        are read from ``rectified`` and every other cell keeps its earlier reading: a move changes a cell or
+        three, and one cell costs a forty-first of a board (``TableReader`` says which cells changed)."""
+        state = self._reading(rectified, hand, previous, cells)
+        return (*self._read(*state), self.alternatives(state.probs)), state
 
     def alternatives(self, probs: np.ndarray) -> dict[str, dict[str, float]]:
         """The likeliest readings of each drawable cell in city notation, from ``probabilities``."""

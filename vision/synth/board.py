@@ -136,11 +136,14 @@ def render_board(
     ghost_rate: float = 0.15,
     smudge_rate: float = 0.1,
     use_art: bool = True,
+    cell_seed: int | None = None,
 ) -> RenderedBoard:
     """Render ``city`` (7 strings of 7, city notation) in one random hand; see ``render_city``.
 
     ``digit_bitmaps`` (size -> 8x8 images 0..16, e.g. scikit-learn's ``load_digits``) makes churches
-    carry real handwritten digits instead of the synthetic ones.
+    carry real handwritten digits instead of the synthetic ones. ``cell_seed``: each cell drawn from a seed
+    of its own (and the wiped ink's patches from another), so that the same board with one drawing more
+    differs in that cell alone, as a board does after a move; ``rng`` then only picks the hand.
     """
     if len(city) != SIZE or any(len(r) != SIZE for r in city):
         raise ValueError("a city is 7 strings of 7 characters")
@@ -150,11 +153,14 @@ def render_board(
     ink = np.zeros(image.shape[:2], np.uint8)
     ghost = np.zeros(image.shape[:2], np.uint8)
     printed = {cell_index(c) for c in LAYOUT.printed_crates}
+    board_rng = rng
     for row in range(SIZE):
         for col in range(SIZE):
             char = city[row][col]
             if char == "#":
                 continue
+            if cell_seed is not None:
+                rng = np.random.default_rng([cell_seed, row, col])
             x0, y0 = col * cell_px, row * cell_px
             if char == ".":
                 if rng.random() < ghost_rate:
@@ -176,6 +182,7 @@ def render_board(
                 draw_church_bitmap(pen, pool[int(rng.integers(len(pool)))])
             else:
                 draw_symbol(pen, glyph)
+    rng = board_rng if cell_seed is None else np.random.default_rng([cell_seed, SIZE * SIZE])
     if ghost.any():
         # Wiped ink: faint, smeared, and gone in patches (a sponge never wipes evenly).
         side = ghost.shape[0]

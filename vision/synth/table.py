@@ -65,6 +65,10 @@ class TableSpec:
     # Who drew on each board (``vision.synth.drawings.Hand``), in the order of ``cities``; None: a random
     # hand each (``Hand.random``).
     hands: tuple[Hand, ...] | None = None
+    # Each board drawn from a seed of its own and each cell from one of the board's (``render_board``'s
+    # ``cell_seed``): the same spec with one drawing more shows every other drawing, and the rest of the
+    # table, as it was: the frame after a move.
+    drawn_cell_by_cell: bool = False
     # What happens in this frame only:
     hand: bool = False
     motion_blur: bool = False
@@ -278,7 +282,11 @@ def _scene(spec: TableSpec) -> _Scene:
     frame = _table_background(rng)
     boards = []
     for k, ((city, seat), item) in enumerate(zip(zip(spec.cities, spec.seat_list, strict=True), items, strict=False)):
-        if spec.hands is not None:
+        if spec.drawn_cell_by_cell:
+            image = render_board(list(city), np.random.default_rng([spec.seed, k]), cell_px=_BOARD_CELL_PX, seat=seat,
+                                 language=spec.language, hand=spec.hands[k] if spec.hands is not None else None,
+                                 cell_seed=spec.seed * 16 + k).image
+        elif spec.hands is not None:
             image = render_board(list(city), rng, cell_px=_BOARD_CELL_PX, seat=seat, language=spec.language,
                                  hand=spec.hands[k]).image
         else:
