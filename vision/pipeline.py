@@ -36,6 +36,8 @@ _UNCHANGED_LEVEL = 12  # grey levels: a pixel of the small frame that moved less
 _UNCHANGED_PIXELS = 2  # ...and this many changed pixels still count as the same scene
 _OCCLUDER_LEVEL = 28
 _AROUND_PLANE = 4  # small-frame pixels (6 of the 1080p frame's each, 3 cm at 75 cm up) around a plane
+_AROUND_MARKER = 1  # small-frame pixels around a marker: a change there needs a new look for it
+_PLANE_CORNER = 1 / 7  # of each side: a plane's corner, where its sticker is (a board's tower)
 _OCCLUDER_FRACTION = 0.004  # a connected change this big (of the frame) is a hand, not a move
 _STATIC_FRAMES_FOR_REFERENCE = 8
 # Every plane of the kit: one that shows only some of its markers gets a second look for the others.
@@ -94,6 +96,10 @@ class TableReader:
         # around the tray has changed since, its dice are what they were (a move is drawn on a board).
         self._tray_cache: tuple[np.ndarray, LocatedPlane, tuple[Any, ...] | None] | None = None
         self.trays_reused = 0
+        # The markers' last whole-frame look: (the small frame then, the markers, where a change leaves them
+        # where they were: ``_quiet_zone``).
+        self._markers_cache: tuple[np.ndarray, dict[int, np.ndarray], np.ndarray] | None = None
+        self.markers_reused = 0
         self._pool: ThreadPoolExecutor | None = None
 
     @property
@@ -107,6 +113,7 @@ class TableReader:
     def reset(self) -> None:
         self._board_cache.clear()
         self._tray_cache = None
+        self._markers_cache = None
         self._last_small = None
         self._last_obs = None
         self._reference = None
@@ -176,7 +183,14 @@ class TableReader:
 
         gray = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY) if gray is None else gray
         small = self.small(gray) if small is None else small
-        markers = detect_markers(gray, KIT_LAYOUTS)
+        seen = self._markers_cache
+        if seen is not None and _changed_only_within(seen[0], small, seen[2]):
+            # Nothing moved but drawings on the boards, dice in the tray, the track's boxes: the kit's
+            # markers are where they were (and the whole-frame look for them is a third of a move's frame).
+            markers = seen[1]
+            self.markers_reused += 1
+        else:
+            markers, seen = detect_markers(gray, KIT_LAYOUTS), None
         # Boards are rectified from the grey frame: the cell reader reads grey ink, and a third of the warp.
         located = find_boards(gray, markers) if any(m < 20 for m in markers) else []
         if not markers:
@@ -264,6 +278,10 @@ class TableReader:
                 occluders, _plane_outline(track_plane) * scale
             )
         extra["markers"] = sorted(markers)
+        if seen is None:
+            planes = [np.asarray(b.corners, np.float64) for b in boards if b is not None]
+            planes += [_plane_outline(p) for p in (tray_plane, track_plane) if p is not None]
+            self._markers_cache = (small, markers, _quiet_zone(small.shape, frame.shape, planes, markers))
         return Observation(boards=tuple(b for b in boards if b is not None), dice=dice, pirate_boxes=pirate_boxes,
                            extra=extra)
 
@@ -366,6 +384,36 @@ def _unchanged_around(before: np.ndarray, now: np.ndarray, plane: LocatedPlane, 
     cv2.fillConvexPoly(region, np.round(_plane_outline(plane) * scale).astype(np.int32), 1)
     region = cv2.dilate(region, np.ones((2 * _AROUND_PLANE + 1,) * 2, np.uint8)).astype(bool)
     return not bool((cv2.absdiff(before, now)[region] > _UNCHANGED_LEVEL).any())
+
+
+def _quiet_zone(small_shape: tuple[int, ...], frame_shape: tuple[int, ...], planes: list[np.ndarray],
+                markers: dict[int, np.ndarray]) -> np.ndarray:
+    """Where in the small frame a change leaves the kit's markers as they are (bool mask): inside the planes
+    found (``planes``: outlines in frame pixels; a board's drawings, the tray's dice, the track's boxes),
+    (a wall is drawn right up to its board's edge), out of their corners (where the stickers are, seen or not: a board's
+    towers) and ``_AROUND_MARKER`` pixels clear of every marker. Anything that changes elsewhere (a hand
+    coming in, a board or the tray moved, a marker uncovered) needs a new look."""
+    scale = np.array([small_shape[1] / frame_shape[1], small_shape[0] / frame_shape[0]])
+    quiet = np.zeros(small_shape[:2], np.uint8)
+    for outline in planes:
+        corners = outline.reshape(-1, 2) * scale
+        cv2.fillConvexPoly(quiet, np.round(corners).astype(np.int32), 1)
+        for k, corner in enumerate(corners):
+            along = (corners[k - 1] - corner) * _PLANE_CORNER, (corners[(k + 1) % len(corners)] - corner) * _PLANE_CORNER
+            corner_part = np.array([corner, corner + along[0], corner + along[0] + along[1], corner + along[1]])
+            cv2.fillConvexPoly(quiet, np.round(corner_part).astype(np.int32), 0)
+    for corners in markers.values():
+        (x0, y0), (x1, y1) = np.floor(corners.min(axis=0) * scale), np.ceil(corners.max(axis=0) * scale)
+        cv2.rectangle(quiet, (int(x0) - _AROUND_MARKER, int(y0) - _AROUND_MARKER),
+                      (int(x1) + _AROUND_MARKER, int(y1) + _AROUND_MARKER), 0, -1)
+    return quiet.astype(bool)
+
+
+def _changed_only_within(before: np.ndarray, now: np.ndarray, quiet: np.ndarray) -> bool:
+    """Whether every pixel of the small frame that changed from ``before`` to ``now`` lies in ``quiet``."""
+    if before.shape != now.shape:
+        return False
+    return not bool(((cv2.absdiff(before, now) > _UNCHANGED_LEVEL) & ~quiet).any())
 
 
 def _plane_outline(plane: LocatedPlane) -> np.ndarray:

@@ -195,3 +195,32 @@ def test_changed_cells_reach_as_far_as_a_crop_sees():
     assert _changed_cells(before, now[:80, :80]) is None
     kept = _with_cells_of(before, now, [2 * 7 + 3])
     assert kept[2 * 12 + 5, 3 * 12 + 6] == 120 and kept[4 * 12 + 11, 1 * 12 + 5] == 200 and kept[0, 0] == 200
+
+
+def test_markers_are_looked_for_again_only_when_something_changed_outside_the_planes(reader, table_spec):
+    """A drawing inside a board leaves the kit's markers where they were (the last look's are kept); a
+    hand coming in over the table's edge does not."""
+    spec = dataclasses.replace(table_spec, drawn_cell_by_cell=True)
+    rng = np.random.default_rng(13)
+    first = reader.read(render_table(spec, rng)[0])
+    drawn = _with_drawings(spec, 2, {(3, 3): "H"})
+    after = reader.read(render_table(drawn, rng)[0])
+    assert reader.markers_reused == 1
+    assert after.extra["markers"] == first.extra["markers"] and [b.seat for b in after.boards] == [0, 1, 2]
+    assert np.allclose([b.corners for b in after.boards], [b.corners for b in first.boards])
+    reader.read(render_table(dataclasses.replace(drawn, hand=True), rng)[0])
+    assert reader.markers_reused == 1
+
+
+def test_the_quiet_zone_leaves_out_every_plane_corner_and_marker():
+    from vision.pipeline import _quiet_zone
+
+    board = np.array([[100, 100], [500, 100], [500, 500], [100, 500]], np.float64)
+    marker = {7: np.array([[600, 600], [660, 600], [660, 660], [600, 660]], np.float32)}
+    quiet = _quiet_zone((180, 320), (1080, 1920), [board], marker)
+    scale = 320 / 1920
+    assert quiet[int(300 * scale), int(300 * scale)]  # the board's middle
+    assert not quiet[int(110 * scale), int(110 * scale)] and not quiet[int(490 * scale), int(490 * scale)]  # towers
+    assert not quiet[int(300 * scale), int(700 * scale)]  # the table beside it
+    with_marker = _quiet_zone((180, 320), (1080, 1920), [board * 2.2], marker)
+    assert with_marker[int(800 * scale), int(800 * scale)] and not with_marker[int(630 * scale), int(630 * scale)]
