@@ -1,7 +1,9 @@
 """Whole-frame reading figures: ``.venv/bin/python benchmarks/bench_frame.py``.
 
 Prints: median full read of a 1920x1080 frame (4 boards, tray, track; again with the boards read from a
-4608x2592 picture of the same moment, the Pi camera's board_detail), median unchanged-scene read,
+4608x2592 picture of the same moment, the Pi camera's board_detail), median read of the frame after a new
+roll and of the frame after a move (one to three drawings on one board: the frame play makes, read again only
+where it changed; how many cells that read and whether the new drawings came out right), median unchanged-scene read,
 the reader's peak RSS (in a process of its own), dice accuracy (held-out synthetic trays), pirate exact
 rate, the no-change check (frames of hands, motion blur and rolling dice over an unchanged table must
 commit nothing) and the cell accuracy on whole generated held-out tables (``--cell-tables``, 2-5 boards
