@@ -48,6 +48,9 @@ CellsRead = tuple[list[str], list[list[float]], list[str], dict[str, dict[str, f
 # What one board's cells are read from: (the rectified board, its seat's hand or None, its cells' last
 # reading or None, the cells to read again or None for all).
 _CellsJob = tuple[np.ndarray, Any, Any, list[int] | None]
+# The frame's moment at the camera's full resolution, or what makes it when asked (a 12 MP copy is made
+# only when a board is read): ``TableReader.read``'s ``detail``.
+Detail = np.ndarray | Callable[[], np.ndarray | None] | None
 
 
 @dataclasses.dataclass(frozen=True)
@@ -59,9 +62,6 @@ class _ReadBoard:
     board: BoardReading
     hand_version: int
     cells: Any
-# The frame's moment at the camera's full resolution, or what makes it when asked (a 12 MP copy is made
-# only when a board is read): ``TableReader.read``'s ``detail``.
-Detail = np.ndarray | Callable[[], np.ndarray | None] | None
 
 
 class TableReader:
@@ -94,11 +94,11 @@ class TableReader:
         self._board_cache: dict[int, _ReadBoard] = {}
         # The tray's last read: (the small frame then, the tray's plane, its dice). While nothing in and
         # around the tray has changed since, its dice are what they were (a move is drawn on a board).
-        self._tray_cache: tuple[np.ndarray, LocatedPlane, tuple[Any, ...] | None] | None = None
+        self._tray_cache: tuple[np.ndarray, LocatedPlane, tuple[Any, ...] | None, tuple[int, ...]] | None = None
         self.trays_reused = 0
         # The markers' last whole-frame look: (the small frame then, the markers, where a change leaves them
-        # where they were: ``_quiet_zone``).
-        self._markers_cache: tuple[np.ndarray, dict[int, np.ndarray], np.ndarray] | None = None
+        # where they were: ``_quiet_zone``, the frame's shape).
+        self._markers_cache: tuple[np.ndarray, dict[int, np.ndarray], np.ndarray, tuple[int, ...]] | None = None
         self.markers_reused = 0
         self._pool: ThreadPoolExecutor | None = None
 
@@ -184,7 +184,7 @@ class TableReader:
         gray = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY) if gray is None else gray
         small = self.small(gray) if small is None else small
         seen = self._markers_cache
-        if seen is not None and _changed_only_within(seen[0], small, seen[2]):
+        if seen is not None and seen[3] == frame.shape and _changed_only_within(seen[0], small, seen[2]):
             # Nothing moved but drawings on the boards, dice in the tray, the track's boxes: the kit's
             # markers are where they were (and the whole-frame look for them is a third of a move's frame).
             markers = seen[1]
@@ -241,7 +241,7 @@ class TableReader:
         # Measured at 640 px wide: at the fast-path size a motion blur hides in the downscaling.
         extra: dict[str, Any] = {"sharpness": frame_sharpness(gray, width=640)}
         tray = self._tray_cache
-        if tray is not None and _unchanged_around(tray[0], small, tray[1], frame.shape):
+        if tray is not None and tray[3] == frame.shape and _unchanged_around(tray[0], small, tray[1], frame.shape):
             tray_plane, dice = tray[1], tray[2]
             self.trays_reused += 1
         else:
@@ -252,7 +252,7 @@ class TableReader:
                 if dice:
                     tops = tray_plane.to_frame(np.array([d.centre for d in dice], np.float64))
                     dice = tuple(dataclasses.replace(d, in_frame=(float(x), float(y))) for d, (x, y) in zip(dice, tops, strict=True))
-            self._tray_cache = (small, tray_plane, dice) if tray_plane is not None else None
+            self._tray_cache = (small, tray_plane, dice, frame.shape) if tray_plane is not None else None
         track_plane = locate_track(markers)
         pirate_boxes = None
         if track_plane is not None:
@@ -281,7 +281,7 @@ class TableReader:
         if seen is None:
             planes = [np.asarray(b.corners, np.float64) for b in boards if b is not None]
             planes += [_plane_outline(p) for p in (tray_plane, track_plane) if p is not None]
-            self._markers_cache = (small, markers, _quiet_zone(small.shape, frame.shape, planes, markers))
+            self._markers_cache = (small, markers, _quiet_zone(small.shape, frame.shape, planes, markers), frame.shape)
         return Observation(boards=tuple(b for b in boards if b is not None), dice=dice, pirate_boxes=pirate_boxes,
                            extra=extra)
 
@@ -389,10 +389,10 @@ def _unchanged_around(before: np.ndarray, now: np.ndarray, plane: LocatedPlane, 
 def _quiet_zone(small_shape: tuple[int, ...], frame_shape: tuple[int, ...], planes: list[np.ndarray],
                 markers: dict[int, np.ndarray]) -> np.ndarray:
     """Where in the small frame a change leaves the kit's markers as they are (bool mask): inside the planes
-    found (``planes``: outlines in frame pixels; a board's drawings, the tray's dice, the track's boxes),
-    (a wall is drawn right up to its board's edge), out of their corners (where the stickers are, seen or not: a board's
-    towers) and ``_AROUND_MARKER`` pixels clear of every marker. Anything that changes elsewhere (a hand
-    coming in, a board or the tray moved, a marker uncovered) needs a new look."""
+    found (``planes``: outlines in frame pixels, edges included, for a wall is drawn right up to its board's
+    edge; a board's drawings, the tray's dice, the track's boxes), out of their corners (where the stickers
+    are, seen or not: a board's towers) and ``_AROUND_MARKER`` pixels clear of every marker. Anything that
+    changes elsewhere (a hand coming in, a board or the tray moved, a marker uncovered) needs a new look."""
     scale = np.array([small_shape[1] / frame_shape[1], small_shape[0] / frame_shape[0]])
     quiet = np.zeros(small_shape[:2], np.uint8)
     for outline in planes:
