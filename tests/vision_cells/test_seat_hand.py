@@ -174,3 +174,76 @@ def test_a_seat_with_few_drawings_reads_with_the_network_own_layer(reader, playe
     hands.learn(0, rectified, dict(list(_drawn_cells(city).items())[HEAD_FROM_DRAWINGS - 1:HEAD_FROM_DRAWINGS]),
                 "move")
     assert hand.seat_model(reader, reader.model, reader.allowed) is not reader.model
+
+
+def _letter_sheet_hands(store=None, game_id=None) -> tuple[TableHands, np.ndarray]:
+    """A teaching sheet of a hand never trained on, taught to seat 0."""
+    from vision.teach import sheet_drawings, teaching_city
+
+    rng = np.random.default_rng(31)
+    board = render_board(teaching_city(), rng, cell_px=64, seat=0, hand=Hand.random(rng, family="loose"))
+    photo = photograph(board.image, board.alpha, rng, tilt_deg=10.0, fill=(0.7, 0.8))
+    (located,) = find_boards(photo.frame)
+    hands = TableHands(store, game_id, "en")
+    hands.teach(0, sheet_drawings(located.rectified, "en", rng))
+    return hands, located.rectified
+
+
+@pytest.fixture(scope="module")
+def shipped() -> CellReader:
+    return CellReader("en")
+
+
+def test_a_taught_seat_fits_the_letter_stage_last_layer_to_its_sheet(shipped):
+    from vision.cells.reader import SEAT_STAGES
+
+    assert "letters" in SEAT_STAGES and shipped.letters is not None
+    stage = shipped.letters
+    hands, rectified = _letter_sheet_hands()
+    hand = hands.hand(0)
+    head = hand.stage_model(stage, shipped.allowed)
+    assert head is not stage.head
+    assert all(a is b for a, b in zip(head.weights[:-1], stage.head.weights[:-1], strict=True))
+    assert not np.allclose(head.weights[-1], stage.head.weights[-1])
+    assert hand.stage_model(stage, shipped.allowed) is head  # kept until the hand changes
+    # The sheet's own letters, as the seat's layer reads them from the kept drawings: it learned them.
+    from vision.cells.close_look import close_from_cell_inks
+
+    persons = [k for k, g in enumerate(hand.glyphs) if GLYPH_CLASSES[g].startswith("p")]
+    crops = close_from_cell_inks(np.stack([hand.inks[k] for k in persons]).astype(np.float32) / 127.5, stage.look.zoom)
+    truth = np.array([hand.glyphs[k] for k in persons])
+    seat_reads = stage.probabilities(crops, shipped.allowed, shipped.prior_shift, head).argmax(axis=1)
+    net_reads = stage.probabilities(crops, shipped.allowed, shipped.prior_shift).argmax(axis=1)
+    assert (seat_reads == truth).mean() >= max((net_reads == truth).mean(), 0.9)
+    # Reading a board with the hand goes through the seat's layer.
+    calls = []
+    original = SeatHand.stage_model
+    try:
+        SeatHand.stage_model = lambda self, s, allowed: calls.append(s.look.name) or original(self, s, allowed)
+        shipped.read(rectified, hand)
+    finally:
+        SeatHand.stage_model = original
+    assert calls == ["letters"]
+
+
+def test_only_drawings_a_person_labelled_fit_the_letter_stage(shipped, tmp_path):
+    """Moves accepted as read teach the cell network's layer, not the letter stage's: an unnoticed misread
+    would be learned as read. A correction does, and which is which survives a restart."""
+    stage = shipped.letters
+    rng = np.random.default_rng(5)
+    hand_drawn = Hand.random(rng, family="loose")
+    city = ["#.....#", ".GGcspa", "mjn.csp", "amjnc.s", "pamjn..", "cspamjn", "#.....#"]
+    board = render_board(city, rng, cell_px=64, seat=0, hand=hand_drawn, ghost_rate=0.0)
+    (located,) = find_boards(photograph(board.image, board.alpha, rng, tilt_deg=5.0, fill=(0.7, 0.8)).frame)
+    persons = _drawn_cells(city)
+    assert sum(ch in "cspamjn" for ch in persons.values()) >= HEAD_FROM_DRAWINGS
+    store = GameStore(tmp_path)
+    game = store.create_game({})
+    hands = TableHands(store, game, "en")
+    hands.learn(0, located.rectified, persons, "move")
+    assert hands.hand(0).stage_model(stage, shipped.allowed) is stage.head
+    hands.learn(0, located.rectified, persons, "correction")
+    assert hands.hand(0).stage_model(stage, shipped.allowed) is not stage.head
+    again = TableHands(store, game, "en")
+    assert again.hand(0).stage_model(stage, shipped.allowed) is not stage.head
+    store.close()

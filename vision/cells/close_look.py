@@ -20,7 +20,7 @@ import numpy as np
 
 from companion.layout import SIZE
 from vision.cells.cnn import ConvTrunk
-from vision.cells.features import CROP_PX, ink_maps
+from vision.cells.features import CROP_PX, MARGIN, ink_maps
 from vision.cells.model import CellModel
 
 
@@ -73,6 +73,19 @@ class CloseLook:
         return out
 
 
+def close_from_cell_inks(inks: np.ndarray, zoom: float) -> np.ndarray:
+    """Close crops (n, CROP_PX, CROP_PX) cut from cell ink maps (``features.cell_crops``: a cell and its
+    margin): the middle ``zoom`` of each cell, scaled up to CROP_PX. What a seat's kept drawings look like to
+    a close-look stage (``seat_hand.SeatHand.stage_model``) without keeping a second picture of each: a
+    little softer than a crop cut from the board (CROP_PX over 1.12 cells, so a half cell is 18 px scaled
+    up), about what a camera's 24-36 px a cell gives anyway."""
+    inks = np.asarray(inks, np.float32)
+    side = inks.shape[-1]
+    scale = (1 + 2 * MARGIN) / zoom
+    turn = cv2.getRotationMatrix2D((side / 2, side / 2), 0.0, scale)
+    return np.stack([cv2.warpAffine(ink, turn, (side, side), flags=cv2.INTER_LINEAR) for ink in inks])
+
+
 @dataclass(frozen=True)
 class StageNetwork:
     """A close-look stage's network: a convolutional trunk and its head (the cell networks' kinds and file
@@ -86,14 +99,16 @@ class StageNetwork:
     def load(cls, path: Path, look: CloseLook) -> StageNetwork:
         return cls(ConvTrunk.load(path), CellModel.load(path), look)
 
-    def probabilities(self, crops: np.ndarray, allowed: np.ndarray, prior_shift: np.ndarray) -> np.ndarray:
+    def probabilities(self, crops: np.ndarray, allowed: np.ndarray, prior_shift: np.ndarray,
+                      head: CellModel | None = None) -> np.ndarray:
         """(n, classes): which one of its kind each close crop is, among those ``allowed`` (0 on every other
-        class)."""
-        return self.head.probabilities(self.trunk.features(crops), allowed & self.look.classes, prior_shift)
+        class). ``head``: another head on the same trunk (a seat's, ``SeatHand.stage_model``)."""
+        head = self.head if head is None else head
+        return head.probabilities(self.trunk.features(crops), allowed & self.look.classes, prior_shift)
 
     def read(self, probs: np.ndarray, rectified: np.ndarray, cells: list[int], allowed: np.ndarray,
-             prior_shift: np.ndarray) -> None:
+             prior_shift: np.ndarray, head: CellModel | None = None) -> None:
         """``probs`` (49 cells row by row) with the stage's reading of ``cells`` folded in, in place."""
         if cells:
-            stage = self.probabilities(self.look.crops(rectified, cells), allowed, prior_shift)
+            stage = self.probabilities(self.look.crops(rectified, cells), allowed, prior_shift, head)
             probs[cells] = self.look.combine(probs[cells], stage)

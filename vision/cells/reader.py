@@ -79,6 +79,16 @@ INNER_WALL_PRIOR = 0.05
 # What a cell's ``alternatives`` keep for the tracker's rules-aware reading: its likeliest readings, at
 # most this many, each at least this probable (the rest of the mass is spread thin over the others).
 ALTERNATIVES_KEPT = 6
+# The close-look stages whose last layer a seat's hand fits to its own drawings (``SeatHand.stage_model``).
+# The letter stage (2026-11-27, stop 41). Teaching sheets, each family's hands read by the networks that never
+# saw it, 20 fresh boards a player: with the layer fitted on close crops cut from the sheet's photo, quick,
+# round, school and loose at dev seeds 5151 and 5252 misread 488 -> 433 of 26,240 cells (fewer at every one
+# of the eight tables); cut from the kept ink maps, as built, quick, round and loose at 5252 244 -> 214 of
+# 9,840. bench_adapt (seed 9100): own sheet 76 -> 73 of 3,280, learning during play unchanged (66 of 8,339
+# from turn 41; 69 when moves accepted as read fitted the layer too, hence ``SeatHand.sure``). The letter
+# network alone on loose's letters gains nothing (8 hands, 65 -> 66 of 390 misread): what helps is its
+# sharper say next to the cell networks'. Stop 39's nearest letter examples voting gained nothing.
+SEAT_STAGES = frozenset({"letters"})
 ALTERNATIVE_AT_LEAST = 0.001
 
 _TOWER_INDEX = frozenset(ALL_CELLS.index(t) for t in LAYOUT.towers)
@@ -301,7 +311,9 @@ class CellReader:
             if stage is not None:
                 # Which letter a person is, which digit a church, read again (``vision.cells.close_look``).
                 cells = [int(i) for i in np.flatnonzero(stage.look.wants(probs) & read_here)]
-                stage.read(probs, rectified, cells, self.allowed, self.prior_shift)
+                # A seat's own drawings of the stage's kind fit its last layer too (``SeatHand.stage_model``).
+                head = hand.stage_model(stage, self.allowed) if seated and cells and stage.look.name in SEAT_STAGES else None
+                stage.read(probs, rectified, cells, self.allowed, self.prior_shift, head)
         # How sure a letter or digit is comes from the two networks' agreement on the reading as it now stands
         # (the close-look stages' included), so the look network reads those cells after them.
         asked = sorted(set(still) | {i for i in self._agreement_cells(probs) if read_here[i]})
