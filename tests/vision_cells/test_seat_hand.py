@@ -243,7 +243,10 @@ def test_only_drawings_a_person_labelled_fit_the_letter_stage(shipped, tmp_path)
     hands.learn(0, located.rectified, persons, "move")
     assert hands.hand(0).stage_model(stage, shipped.allowed) is stage.head
     hands.learn(0, located.rectified, persons, "correction")
-    assert hands.hand(0).stage_model(stage, shipped.allowed) is not stage.head
+    fitted = hands.hand(0).stage_model(stage, shipped.allowed)
+    assert fitted is not stage.head
+    hands.learn(0, located.rectified, {"F4": "."}, "move")  # a move learned: the sure drawings are as they were
+    assert hands.hand(0).stage_model(stage, shipped.allowed) is fitted
     again = TableHands(store, game, "en")
     assert again.hand(0).stage_model(stage, shipped.allowed) is not stage.head
     store.close()

@@ -162,6 +162,7 @@ class SeatHand:
         # Whether a person said what the drawing is (a teaching sheet's cell, a correction), not a move
         # accepted as read: only those fit a close-look stage's layer (``stage_model``).
         self.sure: list[bool] = []
+        self.sure_version = 0  # changes with every change to the sure examples (a move learned leaves it)
         self.version = 0
         self._units: list[np.ndarray | None] = []  # embeddings (not yet unit length), by the embedder below
         self._embedder: Any = None
@@ -202,6 +203,7 @@ class SeatHand:
                 self.inks.append(view)
                 self.sure.append(sure)
                 self._units.append(None)
+            self.sure_version += sure
             ids = list(dict.fromkeys(d for g, d in zip(self.glyphs, self.drawings, strict=True) if g == index))
             if len(ids) > MAX_PER_CLASS:
                 # Only the newest drawings of a class stay: a long run of games stays small.
@@ -218,6 +220,7 @@ class SeatHand:
 
     def _remove(self, drop: Any) -> None:
         kept = [k for k in range(len(self.glyphs)) if not drop(k)]
+        self.sure_version += sum(self.sure) != sum(self.sure[k] for k in kept)
         for name in ("glyphs", "drawings", "keys", "inks", "sure", "_units"):
             values = getattr(self, name)
             setattr(self, name, [values[k] for k in kept])
@@ -272,13 +275,13 @@ class SeatHand:
         last layer fitted to this hand's drawings of the stage's kind that a person labelled (``sure``: a
         teaching sheet, corrections) by ``seat_head`` on the stage network's embedding of their close crops,
         cut from the kept ink maps (``close_look.close_from_cell_inks``), once it has ``HEAD_FROM_DRAWINGS``
-        of them, else the stage's own head; kept until the hand changes. Moves accepted as read are left
+        of them, else the stage's own head; kept until those drawings change (a move learned keeps it). Moves accepted as read are left
         out: a letter misread unnoticed and learned as read is a close neighbour of its hand's next drawings
         of that letter on a network that learned letters alone (stop 39; with them, learning during play
         at bench_adapt's seed 9100 misread 69 of 8,339 drawings from turn 41 against 66 without the stage
         layer)."""
         with self._lock:
-            key = (self.version, id(stage), allowed.tobytes())
+            key = (self.sure_version, id(stage), allowed.tobytes())
             cached = self._stage_heads.get(stage.look.name)
             if cached is not None and cached[0] == key:
                 return cached[1]
