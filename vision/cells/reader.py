@@ -79,6 +79,7 @@ INNER_WALL_PRIOR = 0.05
 # What a cell's ``alternatives`` keep for the tracker's rules-aware reading: its likeliest readings, at
 # most this many, each at least this probable (the rest of the mass is spread thin over the others).
 ALTERNATIVES_KEPT = 6
+ALTERNATIVE_AT_LEAST = 0.001
 # The close-look stages whose last layer a seat's hand fits to its own drawings (``SeatHand.stage_model``).
 # The letter stage (2026-11-27, stop 41). Teaching sheets, each family's hands read by the networks that never
 # saw it, 20 fresh boards a player: with the layer fitted on close crops cut from the sheet's photo, quick,
@@ -89,7 +90,6 @@ ALTERNATIVES_KEPT = 6
 # network alone on loose's letters gains nothing (8 hands, 65 -> 66 of 390 misread): what helps is its
 # sharper say next to the cell networks'. Stop 39's nearest letter examples voting gained nothing.
 SEAT_STAGES = frozenset({"letters"})
-ALTERNATIVE_AT_LEAST = 0.001
 
 _TOWER_INDEX = frozenset(ALL_CELLS.index(t) for t in LAYOUT.towers)
 # The printed crates are part of the board: nobody can draw there, so they are not read either.
