@@ -93,7 +93,7 @@ def bench_speed(n_tables: int, seed: int, camera_cm: float | None = None,
     warm_up = _as_received(render_table(table(), rng)[0])
     # Every frame is rendered first: the renderer's own work run between two reads was charged to the
     # next one (caches, fresh pages: 66 ms against 55 when decoded).
-    scenes, truths, move_truths = [], [], []
+    scenes, truths, move_truths, roll_truths = [], [], [], []
     for _ in range(n_tables):
         spec = table()
         frame, truth = render_table(spec, rng)
@@ -107,10 +107,12 @@ def bench_speed(n_tables: int, seed: int, camera_cm: float | None = None,
                        _as_received(render_table(moved, rng)[0])))
         truths.append(truth)
         move_truths.append((moved, drawn))
+        roll_truths.append(sorted(reroll.dice))
     with multiprocessing.get_context("spawn").Pool(1) as pool:
         result = pool.apply(_read_scenes, (warm_up, scenes, new_hand))
     read = result.pop("read")
     moves_read = result.pop("moves_read")
+    result["roll_dice_exact"] = float(np.mean([r == t for r, t in zip(result.pop("rolls_read"), roll_truths, strict=True)]))
     new_right = new_cells = 0
     for (moved, drawn), boards in zip(move_truths, moves_read, strict=True):
         for seat, cell in drawn:
@@ -145,7 +147,7 @@ def _read_scenes(warm_up: bytes, scenes: list[tuple[bytes, list[bytes], bytes, b
     reader, real_cells = _reader(new_hand)
     reader.read(_received(warm_up))  # models loaded
     reader.fast_hits = 0
-    full, fast, turn, move, read, moves_read = [], [], [], [], [], []
+    full, fast, turn, move, read, moves_read, rolls_read = [], [], [], [], [], [], []
     fast_taken = cells_in_moves = 0
     for frame_data, again, rolled_data, moved_data in scenes:
         frame = _received(frame_data)
@@ -163,8 +165,9 @@ def _read_scenes(warm_up: bytes, scenes: list[tuple[bytes, list[bytes], bytes, b
         fast_taken += reader.fast_hits - hits_before
         rolled = _received(rolled_data)
         t0 = time.perf_counter()
-        reader.read(rolled)
+        rolled_obs = reader.read(rolled)
         turn.append(1000 * (time.perf_counter() - t0))
+        rolls_read.append(sorted(rolled_obs.dice_faces))
         moved = _received(moved_data)
         cells_before = reader.cells_read
         t0 = time.perf_counter()
@@ -192,6 +195,7 @@ def _read_scenes(warm_up: bytes, scenes: list[tuple[bytes, list[bytes], bytes, b
         "move_p90_ms": float(np.percentile(move, 90)),
         "move_cells": cells_in_moves / max(len(move), 1),
         "moves_read": moves_read,
+        "rolls_read": rolls_read,
         "fast_hits": fast_taken / max(len(fast), 1),
         "real_cells": float(real_cells),
         "reader_rss_mb": rss_mb(),
@@ -301,7 +305,8 @@ def main(argv: list[str] | None = None) -> int:
           f"p90 {speed['full_p90_ms']:.1f} ms over {args.tables} frames")
     print(f"the same frames, the boards read from the whole sensor ({SENSOR_SIZE[0]}x{SENSOR_SIZE[1]}, board_detail): "
           f"median {speed['detail_ms']:.1f} ms")
-    print(f"frame after a new roll (dice changed, boards not re-read): median {speed['turn_ms']:.1f} ms")
+    print(f"frame after a new roll (dice changed, boards not re-read): median {speed['turn_ms']:.1f} ms, "
+          f"dice all right {100 * speed['roll_dice_exact']:.1f} %")
     print(f"frame after a move (1-3 drawings on one board, dice as rolled; the board read again where it changed, "
           f"the tray not): median {speed['move_ms']:.1f} ms, p90 {speed['move_p90_ms']:.1f} ms, "
           f"{speed['move_cells']:.1f} cells read a move (a whole board: 41), new drawings read right "

@@ -245,7 +245,11 @@ class TableReader:
             tray_plane, dice = tray[1], tray[2]
             self.trays_reused += 1
         else:
-            tray_plane = self.dice_reader.locate(frame, markers, gray)  # its size measured from its stickers
+            if tray is not None and tray[3] == frame.shape and seen is not None:
+                # The markers were kept (nothing moved at the tray's corners): the tray is where it was read.
+                tray_plane = tray[1]
+            else:
+                tray_plane = self.dice_reader.locate(frame, markers, gray)  # its size measured from its stickers
             dice = None
             if tray_plane is not None:
                 dice = self.dice_reader.read_plane(frame, tray_plane)
