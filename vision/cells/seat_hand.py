@@ -275,11 +275,11 @@ class SeatHand:
         last layer fitted to this hand's drawings of the stage's kind that a person labelled (``sure``: a
         teaching sheet, corrections) by ``seat_head`` on the stage network's embedding of their close crops,
         cut from the kept ink maps (``close_look.close_from_cell_inks``), once it has ``HEAD_FROM_DRAWINGS``
-        of them, else the stage's own head; kept until those drawings change (a move learned keeps it). Moves accepted as read are left
-        out: a letter misread unnoticed and learned as read is a close neighbour of its hand's next drawings
-        of that letter on a network that learned letters alone (stop 39; with them, learning during play
-        at bench_adapt's seed 9100 misread 69 of 8,339 drawings from turn 41 against 66 without the stage
-        layer)."""
+        of them, else the stage's own head; kept until those drawings change (a move learned keeps it).
+        Moves accepted as read are left out: a letter misread unnoticed and learned as read is a close
+        neighbour of its hand's next drawings of that letter on a network that learned letters alone (stop
+        39; with them, learning during play at bench_adapt's seed 9100 misread 69 of 8,339 drawings from
+        turn 41 against 66 without the stage layer)."""
         with self._lock:
             key = (self.sure_version, id(stage), allowed.tobytes())
             cached = self._stage_heads.get(stage.look.name)
