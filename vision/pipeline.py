@@ -14,7 +14,7 @@ import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import cv2
 import numpy as np
@@ -64,6 +64,25 @@ class _ReadBoard:
     cells: Any
 
 
+class _KeptTray(NamedTuple):
+    """The tray's last read: while nothing in or around it changed since, its dice are what they were."""
+
+    small: np.ndarray  # the small frame then
+    plane: LocatedPlane
+    dice: tuple[Any, ...] | None
+    frame_shape: tuple[int, ...]  # (a kept read holds for frames of this size only)
+
+
+class _KeptMarkers(NamedTuple):
+    """The markers' last whole-frame look: while every change lies in ``quiet`` (``_quiet_zone``), they are
+    where they were."""
+
+    small: np.ndarray  # the small frame then
+    markers: dict[int, np.ndarray]
+    quiet: np.ndarray
+    frame_shape: tuple[int, ...]
+
+
 class TableReader:
     """Reads whole frames. Keeps a little state between frames (fast path, reference view)."""
 
@@ -92,13 +111,10 @@ class TableReader:
         # seat -> what its board's last read left: an unchanged board is not read again until its hand learns
         # something, and a changed one only where it changed.
         self._board_cache: dict[int, _ReadBoard] = {}
-        # The tray's last read: (the small frame then, the tray's plane, its dice). While nothing in and
-        # around the tray has changed since, its dice are what they were (a move is drawn on a board).
-        self._tray_cache: tuple[np.ndarray, LocatedPlane, tuple[Any, ...] | None, tuple[int, ...]] | None = None
+        # The tray's and the markers' last reads (a move is drawn on a board: neither moved).
+        self._tray_cache: _KeptTray | None = None
         self.trays_reused = 0
-        # The markers' last whole-frame look: (the small frame then, the markers, where a change leaves them
-        # where they were: ``_quiet_zone``, the frame's shape).
-        self._markers_cache: tuple[np.ndarray, dict[int, np.ndarray], np.ndarray, tuple[int, ...]] | None = None
+        self._markers_cache: _KeptMarkers | None = None
         self.markers_reused = 0
         self._pool: ThreadPoolExecutor | None = None
 
@@ -183,11 +199,13 @@ class TableReader:
 
         gray = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY) if gray is None else gray
         small = self.small(gray) if small is None else small
+        scale = SMALL_SIZE[0] / frame.shape[1], SMALL_SIZE[1] / frame.shape[0]  # frame -> small frame
         seen = self._markers_cache
-        if seen is not None and seen[3] == frame.shape and _changed_only_within(seen[0], small, seen[2]):
+        if seen is not None and seen.frame_shape == frame.shape and seen.small.shape == small.shape and not (
+                self._changed_pixels(seen.small, small, _UNCHANGED_LEVEL) & ~seen.quiet).any():
             # Nothing moved but drawings on the boards, dice in the tray, the track's boxes: the kit's
             # markers are where they were (and the whole-frame look for them is a third of a move's frame).
-            markers = seen[1]
+            markers = seen.markers
             self.markers_reused += 1
         else:
             markers, seen = detect_markers(gray, KIT_LAYOUTS), None
@@ -241,13 +259,17 @@ class TableReader:
         # Measured at 640 px wide: at the fast-path size a motion blur hides in the downscaling.
         extra: dict[str, Any] = {"sharpness": frame_sharpness(gray, width=640)}
         tray = self._tray_cache
-        if tray is not None and tray[3] == frame.shape and _unchanged_around(tray[0], small, tray[1], frame.shape):
-            tray_plane, dice = tray[1], tray[2]
+        if tray is not None and (tray.frame_shape != frame.shape or tray.small.shape != small.shape):
+            tray = None
+        if tray is not None and not _covers(self._changed_pixels(tray.small, small, _UNCHANGED_LEVEL),
+                                            _plane_outline(tray.plane) * scale, grow=_AROUND_PLANE):
+            # Nothing changed over the tray or within _AROUND_PLANE of it (its stickers, a die's top leaning out).
+            tray_plane, dice = tray.plane, tray.dice
             self.trays_reused += 1
         else:
-            if tray is not None and tray[3] == frame.shape and seen is not None:
+            if tray is not None and seen is not None:
                 # The markers were kept (nothing moved at the tray's corners): the tray is where it was read.
-                tray_plane = tray[1]
+                tray_plane = tray.plane
             else:
                 tray_plane = self.dice_reader.locate(frame, markers, gray)  # its size measured from its stickers
             dice = None
@@ -256,7 +278,7 @@ class TableReader:
                 if dice:
                     tops = tray_plane.to_frame(np.array([d.centre for d in dice], np.float64))
                     dice = tuple(dataclasses.replace(d, in_frame=(float(x), float(y))) for d, (x, y) in zip(dice, tops, strict=True))
-            self._tray_cache = (small, tray_plane, dice, frame.shape) if tray_plane is not None else None
+            self._tray_cache = _KeptTray(small, tray_plane, dice, frame.shape) if tray_plane is not None else None
         track_plane = locate_track(markers)
         pirate_boxes = None
         if track_plane is not None:
@@ -268,12 +290,10 @@ class TableReader:
         if tray_plane is not None and previous is not None and previous.shape == small.shape:
             # Something moved in the tray since the last frame (a die rolling, a hand): dice read now
             # are not at rest.
-            scale = SMALL_SIZE[0] / frame.shape[1], SMALL_SIZE[1] / frame.shape[0]
             moved = self._changed_pixels(small, previous, _UNCHANGED_LEVEL)
             extra["dice_moving"] = _covers(moved, _plane_outline(tray_plane) * scale)
         occluders = self._occluders(small)
         if occluders is not None:
-            scale = SMALL_SIZE[0] / frame.shape[1], SMALL_SIZE[1] / frame.shape[0]
             extra["occluded_seats"] = [
                 b.seat for b in boards if _covers(occluders, np.array(b.corners) * scale)
             ]
@@ -285,7 +305,8 @@ class TableReader:
         if seen is None:
             planes = [np.asarray(b.corners, np.float64) for b in boards if b is not None]
             planes += [_plane_outline(p) for p in (tray_plane, track_plane) if p is not None]
-            self._markers_cache = (small, markers, _quiet_zone(small.shape, frame.shape, planes, markers), frame.shape)
+            self._markers_cache = _KeptMarkers(small, markers, _quiet_zone(small.shape, frame.shape, planes, markers),
+                                               frame.shape)
         return Observation(boards=tuple(b for b in boards if b is not None), dice=dice, pirate_boxes=pirate_boxes,
                            extra=extra)
 
@@ -378,18 +399,6 @@ def _with_cells_of(before: np.ndarray, now: np.ndarray, cells: list[int]) -> np.
     return out
 
 
-def _unchanged_around(before: np.ndarray, now: np.ndarray, plane: LocatedPlane, frame_shape: tuple[int, ...]) -> bool:
-    """Whether no pixel of the small frame changed (``_UNCHANGED_LEVEL``) from ``before`` to ``now`` over
-    ``plane`` or within ``_AROUND_PLANE`` small pixels of it (its stickers, a die's top leaning out)."""
-    if before.shape != now.shape:
-        return False
-    scale = now.shape[1] / frame_shape[1], now.shape[0] / frame_shape[0]
-    region = np.zeros(now.shape, np.uint8)
-    cv2.fillConvexPoly(region, np.round(_plane_outline(plane) * scale).astype(np.int32), 1)
-    region = cv2.dilate(region, np.ones((2 * _AROUND_PLANE + 1,) * 2, np.uint8)).astype(bool)
-    return not bool((cv2.absdiff(before, now)[region] > _UNCHANGED_LEVEL).any())
-
-
 def _quiet_zone(small_shape: tuple[int, ...], frame_shape: tuple[int, ...], planes: list[np.ndarray],
                 markers: dict[int, np.ndarray]) -> np.ndarray:
     """Where in the small frame a change leaves the kit's markers as they are (bool mask): inside the planes
@@ -413,23 +422,16 @@ def _quiet_zone(small_shape: tuple[int, ...], frame_shape: tuple[int, ...], plan
     return quiet.astype(bool)
 
 
-def _changed_only_within(before: np.ndarray, now: np.ndarray, quiet: np.ndarray) -> bool:
-    """Whether every pixel of the small frame that changed from ``before`` to ``now`` lies in ``quiet``."""
-    if before.shape != now.shape:
-        return False
-    return not bool(((cv2.absdiff(before, now) > _UNCHANGED_LEVEL) & ~quiet).any())
-
-
 def _plane_outline(plane: LocatedPlane) -> np.ndarray:
     w, h = plane.layout.width_mm, plane.layout.height_mm
     return plane.to_frame(np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float64))
 
 
-def _covers(occluders: np.ndarray, polygon: np.ndarray) -> bool:
-    """Whether the big changes reach into ``polygon`` (small-frame pixels), grown a little."""
+def _covers(occluders: np.ndarray, polygon: np.ndarray, grow: int = 3) -> bool:
+    """Whether the changes (a mask) reach into ``polygon`` (small-frame pixels), grown by ``grow`` pixels."""
     if len(polygon) < 3:
         return False
     region = np.zeros(occluders.shape, np.uint8)
     cv2.fillConvexPoly(region, np.round(polygon).astype(np.int32), 1)
-    region = cv2.dilate(region, np.ones((7, 7), np.uint8))
+    region = cv2.dilate(region, np.ones((2 * grow + 1, 2 * grow + 1), np.uint8))
     return bool((occluders & (region > 0)).any())
