@@ -264,7 +264,7 @@ def _lighting(rng: np.random.Generator) -> tuple[np.ndarray, dict[str, object]]:
 @functools.lru_cache(maxsize=3)
 def _scene(spec: TableSpec) -> _Scene:
     rng = np.random.default_rng(spec.seed)
-    from vision.synth.board import render_board, render_city
+    from vision.synth.board import render_board
 
     sizes: list[tuple[str, float, float]] = [("board", BOARD_MM, BOARD_MM) for _ in spec.cities]
     sizes += [("tray", spec.tray.width_mm, spec.tray.height_mm), ("track", TRACK_W_MM + 2 * BOARD_MARGIN_MM, TRACK_H_MM + 2 * BOARD_MARGIN_MM)]
@@ -282,15 +282,11 @@ def _scene(spec: TableSpec) -> _Scene:
     frame = _table_background(rng)
     boards = []
     for k, ((city, seat), item) in enumerate(zip(zip(spec.cities, spec.seat_list, strict=True), items, strict=False)):
-        if spec.drawn_cell_by_cell:
-            image = render_board(list(city), np.random.default_rng([spec.seed, k]), cell_px=_BOARD_CELL_PX, seat=seat,
-                                 language=spec.language, hand=spec.hands[k] if spec.hands is not None else None,
-                                 cell_seed=spec.seed * 16 + k).image
-        elif spec.hands is not None:
-            image = render_board(list(city), rng, cell_px=_BOARD_CELL_PX, seat=seat, language=spec.language,
-                                 hand=spec.hands[k]).image
-        else:
-            image = render_city(list(city), rng, cell_px=_BOARD_CELL_PX, seat=seat, language=spec.language)
+        # Drawn cell by cell, a board's drawings take nothing from the scene's random stream.
+        board_rng, cell_seed = (np.random.default_rng([spec.seed, k]), spec.seed * 16 + k) if spec.drawn_cell_by_cell \
+            else (rng, None)
+        image = render_board(list(city), board_rng, cell_px=_BOARD_CELL_PX, seat=seat, language=spec.language,
+                             hand=spec.hands[k] if spec.hands is not None else None, cell_seed=cell_seed).image
         px = image.shape[1] / BOARD_MM
         to_frame = camera.table_to_frame @ item.item_to_table(px)
         _drop_shadow(frame, to_frame, image.shape[1], image.shape[0], rng)
