@@ -366,8 +366,7 @@ class CellReader:
     ) -> tuple[list[str], list[list[float]], list[str], dict[str, dict[str, float]]]:
         """``read``'s three answers and each drawable cell's likeliest readings: cell name -> {city
         character: probability} (``BoardReading.alternatives``)."""
-        probs, sureness, agreed = self._reading(rectified, hand)
-        return (*self._read(probs, sureness, agreed), self.alternatives(probs))
+        return self.read_cells(rectified, hand)[0]
 
     def read_cells(
         self, rectified: np.ndarray, hand: SeatHand | None = None, previous: BoardCells | None = None,

@@ -285,9 +285,9 @@ class SeatHand:
             cached = self._stage_heads.get(stage.look.name)
             if cached is not None and cached[0] == key:
                 return cached[1]
-            kind = stage.look.classes[np.asarray(self.glyphs, np.int64)] if self.glyphs else np.zeros(0, bool)
-            rows = np.flatnonzero(kind & np.asarray(self.sure, bool))
-            glyphs = np.asarray(self.glyphs, np.int64)[rows]
+            every = np.asarray(self.glyphs, np.int64)
+            rows = np.flatnonzero(stage.look.classes[every] & np.asarray(self.sure, bool))
+            glyphs = every[rows]
             drawings = np.asarray(self.drawings, np.int64)[rows]
             inks = np.stack([self.inks[k] for k in rows]).astype(np.float32) / INK_SCALE if len(rows) else None
         fitted = stage.head
