@@ -8,7 +8,9 @@ the reader's peak RSS (in a process of its own), dice accuracy (held-out synthet
 rate, the no-change check (frames of hands, motion blur and rolling dice over an unchanged table must
 commit nothing) and the cell accuracy on whole generated held-out tables (``--cell-tables``, 2-5 boards
 each). Tables are seen by hardware.md's reference camera at its recommended 75 cm (``--camera-cm``); the
-cell figure also at 60 and 90 cm.
+cell figure also at 60 and 90 cm, and again at 75 cm with the kit's stickers stuck on by hand, 2 mm and 2 degrees
+off their places (``--sticker-error-mm``; each board's stickers are measured once against its printed grid,
+``vision.board.StickerPlaces``), with how far the boards' corners were found from where they are.
 """
 
 from __future__ import annotations
@@ -244,25 +246,30 @@ def bench_no_change(n_frames: int, seed: int, n_tables: int = 4, camera_cm: floa
     return frames, changes, distrusted
 
 
-def bench_table_cells(n_tables: int, seed: int, camera_cm: float | None = None) -> dict[str, float]:
+def bench_table_cells(n_tables: int, seed: int, camera_cm: float | None = None,
+                      sticker_error_mm: float = 0.0) -> dict[str, float]:
     """Cells read from whole generated tables (2-5 boards each, the frame as the camera sends it), the
-    reference camera ``camera_cm`` above the table (None: about 52 cm)."""
+    reference camera ``camera_cm`` above the table (None: about 52 cm); ``sticker_error_mm``: the kit's
+    stickers stuck on that far off their places (``TableSpec.sticker_error_mm``). Also how far the boards'
+    corners were found from where they are (frame px, the worst corner of each board)."""
     from companion.layout import ALL_CELLS
     from vision.cells.reader import DRAWABLE_INDEX
     rng = np.random.default_rng(seed)
     reader, _ = _reader()
     cells = wrong = boards = perfect = missing = confident_wrong = 0
+    corner_px = []
     for _ in range(n_tables):
-        spec = TableSpec.random(rng, camera_cm=camera_cm)
-        frame, _ = render_table(spec, rng)
+        spec = TableSpec.random(rng, camera_cm=camera_cm, sticker_error_mm=sticker_error_mm)
+        frame, truth = render_table(spec, rng)
         reader.reset()
         read = {b.seat: b for b in reader.read(frame).boards}
-        for seat, city in zip(spec.seat_list, spec.cities, strict=True):
+        for seat, city, true in zip(spec.seat_list, spec.cities, truth.boards, strict=True):
             board = read.get(seat)
             if board is None:
                 missing += 1
                 continue
             boards += 1
+            corner_px.append(float(np.abs(np.array(board.corners) - np.array(true.corners)).max()))
             errors = 0
             for i in DRAWABLE_INDEX:
                 name = ALL_CELLS[i]
@@ -274,7 +281,9 @@ def bench_table_cells(n_tables: int, seed: int, camera_cm: float | None = None) 
             wrong += errors
             perfect += errors == 0
     return {"tables": n_tables, "boards": boards, "missing": missing, "cell_error": wrong / max(cells, 1),
-            "confident_error": confident_wrong / max(cells, 1), "perfect": perfect / max(boards, 1)}
+            "confident_error": confident_wrong / max(cells, 1), "perfect": perfect / max(boards, 1),
+            "corner_px": float(np.median(corner_px)) if corner_px else float("nan"),
+            "corner_p90_px": float(np.percentile(corner_px, 90)) if corner_px else float("nan")}
 
 
 def rss_mb() -> float:
@@ -292,6 +301,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--cell-tables", type=int, default=200, help="tables for the whole-table cell figure")
     parser.add_argument("--cell-heights", type=float, nargs="*", default=[60.0, 90.0],
                         help="other camera heights (cm) for the cell figure, a quarter as many tables each")
+    parser.add_argument("--sticker-error-mm", type=float, default=2.0,
+                        help="the cell figure again with the kit's stickers stuck on by hand this far off their places "
+                        "(standard deviation each way, and as many degrees turned; 0 skips it)")
     parser.add_argument("--new-hand", default="loose",
                         help="also time tables drawn by this hand family, read by the network that never saw it "
                         "(the family with the most doubtful cells; '' skips it)")
@@ -330,13 +342,18 @@ def main(argv: list[str] | None = None) -> int:
         print(f"pirate track exact: {100 * with_hint:.2f} % with the player count from the boards, "
               f"{100 * alone:.2f} % from the marks alone ({args.tracks} images)")
     if args.cell_tables:
-        for k, height in enumerate([args.camera_cm, *args.cell_heights]):
-            cells = bench_table_cells(args.cell_tables if k == 0 else max(args.cell_tables // 4, 1), args.seed + 4, height)
+        runs = [(height, 0.0) for height in [args.camera_cm, *args.cell_heights]]
+        runs += [(args.camera_cm, args.sticker_error_mm)] if args.sticker_error_mm > 0 else []
+        for k, (height, sticker_mm) in enumerate(runs):
+            cells = bench_table_cells(args.cell_tables if k == 0 or sticker_mm else max(args.cell_tables // 4, 1),
+                                      args.seed + 4, height, sticker_mm)
+            stickers = f", the stickers stuck by hand ({sticker_mm:g} mm and {sticker_mm:g} degrees off)" if sticker_mm else ""
             print(f"cells on whole tables, camera {height:g} cm up ({px_per_mm_at(height) * CELL_MM:.0f} px a cell at "
-                  f"the centre): {cells['cell_error']:.3%} of drawable spaces misread "
+                  f"the centre{stickers}): {cells['cell_error']:.3%} of drawable spaces misread "
                   f"({cells['confident_error']:.3%} misread and not flagged uncertain), "
                   f"{100 * cells['perfect']:.1f} % of {cells['boards']} boards without error, "
-                  f"{cells['missing']} boards not found ({cells['tables']} tables)")
+                  f"{cells['missing']} boards not found ({cells['tables']} tables); boards' corners "
+                  f"{cells['corner_px']:.2f} px off (median, p90 {cells['corner_p90_px']:.2f})")
     changes = 0
     if args.no_change_frames:
         frames, changes, distrusted = bench_no_change(args.no_change_frames, args.seed + 3, camera_cm=args.camera_cm)

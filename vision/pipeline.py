@@ -20,7 +20,7 @@ import cv2
 import numpy as np
 
 from companion.layout import SIZE
-from vision.board.locate import BOARD_LAYOUTS
+from vision.board.locate import BOARD_LAYOUTS, StickerPlaces
 from vision.cells.cnn import single_threaded_blas
 from vision.cells.reader import DRAWABLE_INDEX
 from vision.dice.geometry import TRAY_LAYOUT
@@ -117,6 +117,8 @@ class TableReader:
         self._markers_cache: _KeptMarkers | None = None
         self.markers_reused = 0
         self._pool: ThreadPoolExecutor | None = None
+        # Where the stickers really lie on their boards (stuck on by hand), measured once each.
+        self._stickers = StickerPlaces()
 
     @property
     def cell_reader(self) -> Any:
@@ -130,6 +132,7 @@ class TableReader:
         self._board_cache.clear()
         self._tray_cache = None
         self._markers_cache = None
+        self._stickers.clear()
         self._last_small = None
         self._last_obs = None
         self._reference = None
@@ -195,7 +198,7 @@ class TableReader:
         self, frame: np.ndarray, small: np.ndarray | None = None, previous: np.ndarray | None = None,
         *, gray: np.ndarray | None = None, detail: Detail = None,
     ) -> Observation:
-        from vision.board import find_boards, find_single_board
+        from vision.board import find_single_board
 
         gray = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY) if gray is None else gray
         small = self.small(gray) if small is None else small
@@ -210,7 +213,7 @@ class TableReader:
         else:
             markers, seen = detect_markers(gray, KIT_LAYOUTS), None
         # Boards are rectified from the grey frame: the cell reader reads grey ink, and a third of the warp.
-        located = find_boards(gray, markers) if any(m < 20 for m in markers) else []
+        located = self._stickers.locate(gray, markers) if any(m < 20 for m in markers) else []
         if not markers:
             # No kit markers at all: a photo of one board on its own (seat 0).
             single = find_single_board(frame)

@@ -34,7 +34,7 @@ import numpy as np
 from companion.errors import UserError
 from companion.layout import ALL_CELLS, cell_index, empty_city
 from companion.store import GameStore
-from vision.board import find_boards, find_single_board
+from vision.board import StickerPlaces, find_single_board
 from vision.cells.dataset import jitter_rectified
 from vision.cells.features import cell_crops
 from vision.cells.labels import check_language, glyph_for_char
@@ -164,7 +164,7 @@ def teach_from_images(paths: Sequence[str | Path], data_dir: str | Path, languag
         image = cv2.imread(str(path), cv2.IMREAD_COLOR)
         if image is None:
             raise UserError(f"{path}: not a readable image")
-        marked = find_boards(image)
+        marked = StickerPlaces().locate(image)  # stuck by hand: measured on the sheet's own grid
         found = [(b.seat, b.rectified) for b in marked if seat is None or b.seat == seat]
         if not marked:
             single = find_single_board(image)

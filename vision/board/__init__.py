@@ -2,10 +2,11 @@
 
 from vision.board.locate import (
     LocatedBoard,
+    StickerPlaces,
     detect_markers,
     find_boards,
     find_single_board,
     rectified_from_detail,
 )
 
-__all__ = ["LocatedBoard", "detect_markers", "find_boards", "find_single_board", "rectified_from_detail"]
+__all__ = ["LocatedBoard", "StickerPlaces", "detect_markers", "find_boards", "find_single_board", "rectified_from_detail"]

@@ -15,6 +15,7 @@ icon (the person bonus). A grid without that print (squared paper) or no grid at
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import NamedTuple
@@ -32,6 +33,16 @@ TOWER_ORDER: tuple[str, ...] = ("A1", "G1", "G7", "A7")
 SEAT_COUNT = 5
 RECT_CELL_PX = 64  # rectified board = 7 * 64 = 448 px square
 MIN_MARKERS = 2  # each marker gives 4 points: two markers fix the homography
+# A sticker is measured on its board only from most of the printed grid (of 36 crossings), and only where
+# it lies within STICKER_REACH of the kit's place (cells, 11 mm: still mostly on its tower cell; a grid
+# found a line off would put it a whole cell off). It is placed where it was measured only when its centre
+# lies more than STICKER_SLACK off (1.1 mm): the grid measures a sticker's place to 0.016 cell (median;
+# 0.034 at most over 48 stickers stuck exactly), where the markers alone put a board's corners within
+# 0.26 px at 75 cm. A board whose grid does not show is measured again at most STICKER_TRIES times.
+MIN_GRID_FOR_STICKERS = 24
+STICKER_REACH = 0.4
+STICKER_SLACK = 0.04
+STICKER_TRIES = 5
 
 
 @dataclass(frozen=True)
@@ -126,10 +137,13 @@ def find_boards(
     markers: dict[int, np.ndarray] | None = None,
     *,
     cell_px: int = RECT_CELL_PX,
+    stickers: Mapping[int, np.ndarray] | None = None,
 ) -> list[LocatedBoard]:
     """Every city board whose markers (at least two of ids 4s..4s+3) are in view, by seat.
 
     ``markers`` (id -> 4 corners) lets a caller that already ran the detector skip a second run.
+    ``stickers``: where a marker really lies on its board (id -> its 4 corners in board cells,
+    ``measure_stickers``) where that is known; the others are where the kit puts them.
     """
     if frame is None or frame.ndim not in (2, 3) or frame.size == 0:
         raise ValueError("find_boards needs an image")
@@ -141,7 +155,8 @@ def find_boards(
         for k in range(4):
             corners = markers.get(4 * seat + k)
             if corners is not None:
-                board_pts.append(_marker_board_corners(k))
+                placed = None if stickers is None else stickers.get(4 * seat + k)
+                board_pts.append(_marker_board_corners(k) if placed is None else placed)
                 frame_pts.append(np.asarray(corners, np.float64).reshape(4, 2))
         if len(board_pts) < MIN_MARKERS:
             continue
@@ -159,6 +174,76 @@ def find_boards(
                                    homography=frame_to_rect, rectified=rectified, cell_px=cell_px,
                                    markers=len(board_pts)))
     return boards
+
+
+def measure_stickers(gray: np.ndarray, board: LocatedBoard, markers: Mapping[int, np.ndarray]) -> dict[int, np.ndarray] | None:
+    """Where ``board``'s stickers really lie on it (marker id -> its 4 corners in board cells), measured
+    against the board's printed grid; None when the grid does not show well enough to say (a hand over
+    the board, a board drawn full).
+
+    A person sticks the kit's stickers on by hand: a millimetre or two off the tower's centre and a degree
+    or two turned, which the homography from the markers passes on to every cell (2 mm each way: cells
+    misread 0.03 -> 0.30 % on the generator's own hands, corners 0.3 -> 3.7 px off at 75 cm). The
+    stickers stay where they were stuck, so a board is measured once and its markers then placed where
+    they really are (``find_boards``'s ``stickers``).
+    """
+    board_to_frame = np.linalg.inv(board.homography) @ np.diag([board.cell_px, board.cell_px, 1.0])
+    # Three or four markers put the grid within a tenth of a cell of where it is: a narrow look first (half
+    # the time of a wide look and a narrow one after it), the wide one only when that misses it.
+    fit = _fit_printed_grid(gray, board_to_frame, PRINTED_CROSSINGS, 0.15, 32)
+    if fit is None or fit.on_lattice < MIN_GRID_FOR_STICKERS:
+        fit = _printed_grid_widely(gray, board_to_frame)
+    if fit is None or fit.on_lattice < MIN_GRID_FOR_STICKERS:
+        return None
+    frame_to_board = np.linalg.inv(fit.board_to_frame)
+    placed: dict[int, np.ndarray] = {}
+    for k in range(len(TOWER_ORDER)):
+        corners = markers.get(4 * board.seat + k)
+        if corners is None:
+            continue
+        on_board = cv2.perspectiveTransform(np.asarray(corners, np.float64).reshape(1, 4, 2), frame_to_board)[0]
+        off = on_board - _marker_board_corners(k)
+        if np.abs(off).max() <= STICKER_REACH and np.hypot(*off.mean(axis=0)) > STICKER_SLACK:
+            placed[4 * board.seat + k] = on_board
+    return placed
+
+
+class StickerPlaces:
+    """Where a table's stickers really lie on their boards: each measured once (``measure_stickers``), the
+    first time its board is found with the printed grid showing, then used by every ``locate``. A board
+    whose grid stays hidden (a hand over it, drawn full) keeps the kit's places."""
+
+    def __init__(self) -> None:
+        self.placed: dict[int, np.ndarray] = {}  # marker id -> its 4 corners on its board (cells), off the kit's place
+        self.measured: set[int] = set()  # marker ids measured (placed, or found where the kit puts them)
+        self.tries: dict[int, int] = {}  # seat -> measurements that found too little of its grid
+
+    def clear(self) -> None:
+        self.placed.clear()
+        self.measured.clear()
+        self.tries.clear()
+
+    def locate(self, frame: np.ndarray, markers: dict[int, np.ndarray] | None = None, *,
+               cell_px: int = RECT_CELL_PX) -> list[LocatedBoard]:
+        """``find_boards`` with the stickers where they were measured, measuring those not yet measured."""
+        markers = detect_markers(frame) if markers is None else markers
+        boards = find_boards(frame, markers, cell_px=cell_px, stickers=self.placed)
+        gray: np.ndarray | None = frame if frame.ndim == 2 else None
+        for i, board in enumerate(boards):
+            own = {m: c for m, c in markers.items() if m // len(TOWER_ORDER) == board.seat and m < 4 * SEAT_COUNT}
+            if set(own) <= self.measured or self.tries.get(board.seat, 0) >= STICKER_TRIES:
+                continue
+            if gray is None:
+                gray = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
+            placed = measure_stickers(gray, board, own)
+            if placed is None:
+                self.tries[board.seat] = self.tries.get(board.seat, 0) + 1
+                continue
+            self.measured |= set(own)
+            if placed:
+                self.placed.update(placed)
+                boards[i] = find_boards(frame, own, cell_px=cell_px, stickers=self.placed)[0]
+        return boards
 
 
 def rectified_from_detail(detail: np.ndarray, board: LocatedBoard, frame_shape: tuple[int, ...]) -> np.ndarray | None:
@@ -514,13 +599,19 @@ def _refined_by_print(gray: np.ndarray, board_to_frame: np.ndarray) -> np.ndarra
     Only for a board with two markers: with three or four the markers alone are closer (0.025 cell
     median against 0.032 from the grid, whose crossings are 3.5 cells from the board's corners).
     """
-    fit = _fit_printed_grid(gray, board_to_frame, PRINTED_CROSSINGS, 0.4, 32)
-    if fit is not None:
-        finer = _fit_printed_grid(gray, fit.board_to_frame, PRINTED_CROSSINGS, 0.12, 32)
-        fit = fit if finer is None else finer  # the coarse fit stands when the narrow window loses the grid
+    fit = _printed_grid_widely(gray, board_to_frame)
     if fit is None or fit.on_lattice < MIN_CROSSINGS:
         return board_to_frame
     return fit.board_to_frame
+
+
+def _printed_grid_widely(gray: np.ndarray, board_to_frame: np.ndarray) -> _GridFit | None:
+    """The printed grid looked for up to 0.4 cell from where ``board_to_frame`` puts it, then again
+    narrowly where that found it (the coarse fit stands when the narrow window loses the grid)."""
+    fit = _fit_printed_grid(gray, board_to_frame, PRINTED_CROSSINGS, 0.4, 32)
+    if fit is None:
+        return None
+    return _fit_printed_grid(gray, fit.board_to_frame, PRINTED_CROSSINGS, 0.12, 32) or fit
 
 
 def _print_cues(rectified: np.ndarray, cell_px: int) -> tuple[float, float]:

@@ -111,17 +111,56 @@ def _composite(image: np.ndarray, mask: np.ndarray, colour: tuple[int, int, int]
     image[y0:y0 + h, x0:x0 + w] = cv2.blendLinear(roi, solid, 1.0 - ink, ink)
 
 
-def draw_markers(image: np.ndarray, seat: int, cell_px: int) -> None:
-    """The kit's stickers: ids 4s..4s+3 centred on towers A1, G1, G7, A7, with a white quiet zone."""
+# Where a sticker lies against where the kit puts it: (dx, dy) in cells and its turn in degrees.
+StickerPlacement = tuple[float, float, float]
+
+
+def draw_markers(image: np.ndarray, seat: int, cell_px: int,
+                 placements: Sequence[StickerPlacement] | None = None) -> None:
+    """The kit's stickers: ids 4s..4s+3 centred on towers A1, G1, G7, A7, with a white quiet zone.
+    ``placements``: each sticker (in ``TOWER_ORDER``) that far off its place and turned, as a hand sticks it."""
     side = int(round(MARKER_FRACTION * cell_px))
     quiet = max(2, side // 6)
     for k, tower in enumerate(TOWER_ORDER):
         col, row = cell_index(tower)
         cx, cy = (col + 0.5) * cell_px, (row + 0.5) * cell_px
-        x0, y0 = int(round(cx - side / 2)), int(round(cy - side / 2))
-        cv2.rectangle(image, (x0 - quiet, y0 - quiet), (x0 + side + quiet - 1, y0 + side + quiet - 1),
-                      (255, 255, 255), -1)
-        image[y0:y0 + side, x0:x0 + side] = marker_image(4 * seat + k, side)[:, :, None]
+        dx, dy, turn = (0.0, 0.0, 0.0) if placements is None else placements[k]
+        if (dx, dy, turn) == (0.0, 0.0, 0.0):
+            x0, y0 = int(round(cx - side / 2)), int(round(cy - side / 2))
+            cv2.rectangle(image, (x0 - quiet, y0 - quiet), (x0 + side + quiet - 1, y0 + side + quiet - 1),
+                          (255, 255, 255), -1)
+            image[y0:y0 + side, x0:x0 + side] = marker_image(4 * seat + k, side)[:, :, None]
+            continue
+        # The sticker (marker and quiet zone) turned about its centre and laid where the hand put it.
+        sticker = cv2.copyMakeBorder(marker_image(4 * seat + k, side), quiet, quiet, quiet, quiet,
+                                     cv2.BORDER_CONSTANT, value=255)
+        half = sticker.shape[0] / 2
+        to_board = cv2.getRotationMatrix2D((half, half), -turn, 1.0)
+        to_board[:, 2] += (cx + dx * cell_px - half, cy + dy * cell_px - half)
+        size = (image.shape[1], image.shape[0])
+        laid = cv2.warpAffine(sticker, to_board, size, flags=cv2.INTER_LINEAR, borderValue=0)
+        cover = cv2.warpAffine(np.full_like(sticker, 255), to_board, size, flags=cv2.INTER_LINEAR, borderValue=0)
+        alpha = (cover.astype(np.float32) / 255.0)[:, :, None]
+        image[:] = (image * (1.0 - alpha) + laid[:, :, None].astype(np.float32) * alpha).astype(np.uint8)
+
+
+def stickers_by_hand(rng: np.random.Generator, error_mm: float, cell_mm: float) -> list[StickerPlacement]:
+    """Four stickers as a person sticks them: each off its tower's centre by ``error_mm`` (standard
+    deviation, each way) and turned by as many degrees, but never over the board's edge: a sticker
+    covers its tower cell, and the corner of the board is what a person lines it up with."""
+    placements = []
+    for tower in TOWER_ORDER:
+        dx, dy = rng.normal(0, error_mm, 2) / cell_mm
+        turn = float(rng.normal(0, error_mm))
+        # Half the turned sticker's width (marker and quiet zone, ``draw_markers``), in cells.
+        half = MARKER_FRACTION * (1 + 2 / 6) / 2 * (abs(np.cos(np.radians(turn))) + abs(np.sin(np.radians(turn))))
+        col, row = cell_index(tower)
+        out_x, out_y = (1 if col else -1), (1 if row else -1)  # away from the board, along x and y
+        reach = max(0.0, 0.5 - half)
+        dx = out_x * min(out_x * dx, reach)
+        dy = out_y * min(out_y * dy, reach)
+        placements.append((float(dx), float(dy), turn))
+    return placements
 
 
 def render_board(
@@ -137,6 +176,7 @@ def render_board(
     smudge_rate: float = 0.1,
     use_art: bool = True,
     cell_seed: int | None = None,
+    stickers: Sequence[StickerPlacement] | None = None,
 ) -> RenderedBoard:
     """Render ``city`` (7 strings of 7, city notation) in one random hand; see ``render_city``.
 
@@ -144,6 +184,7 @@ def render_board(
     carry real handwritten digits instead of the synthetic ones. ``cell_seed``: each cell drawn from a seed
     of its own (and the wiped ink's patches from another), so that the same board with one drawing more
     differs in that cell alone, as a board does after a move; ``rng`` then only picks the hand.
+    ``stickers``: where each of the kit's stickers lies against its place (``draw_markers``).
     """
     if len(city) != SIZE or any(len(r) != SIZE for r in city):
         raise ValueError("a city is 7 strings of 7 characters")
@@ -193,7 +234,7 @@ def render_board(
         _composite(image, ghost, hand.colour, float(rng.uniform(0.08, 0.28)))
     _composite(image, ink, hand.colour, hand.opacity)
     if seat is not None:
-        draw_markers(image, seat, cell_px)
+        draw_markers(image, seat, cell_px, stickers)
     return RenderedBoard(image=image, alpha=alpha.copy(), city=tuple(city), seat=seat, hand=hand, cell_px=cell_px)
 
 

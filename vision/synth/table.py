@@ -69,6 +69,9 @@ class TableSpec:
     # ``cell_seed``): the same spec with one drawing more shows every other drawing, and the rest of the
     # table, as it was: the frame after a move.
     drawn_cell_by_cell: bool = False
+    # The kit's stickers as a person sticks them: each this far off its place (standard deviation, mm, each
+    # way) and turned by as many degrees (``vision.synth.board.stickers_by_hand``); 0: exactly in place.
+    sticker_error_mm: float = 0.0
     # What happens in this frame only:
     hand: bool = False
     motion_blur: bool = False
@@ -264,7 +267,7 @@ def _lighting(rng: np.random.Generator) -> tuple[np.ndarray, dict[str, object]]:
 @functools.lru_cache(maxsize=3)
 def _scene(spec: TableSpec) -> _Scene:
     rng = np.random.default_rng(spec.seed)
-    from vision.synth.board import render_board
+    from vision.synth.board import render_board, stickers_by_hand
 
     sizes: list[tuple[str, float, float]] = [("board", BOARD_MM, BOARD_MM) for _ in spec.cities]
     sizes += [("tray", spec.tray.width_mm, spec.tray.height_mm), ("track", TRACK_W_MM + 2 * BOARD_MARGIN_MM, TRACK_H_MM + 2 * BOARD_MARGIN_MM)]
@@ -285,8 +288,12 @@ def _scene(spec: TableSpec) -> _Scene:
         # Drawn cell by cell, a board's drawings take nothing from the scene's random stream.
         board_rng, cell_seed = (np.random.default_rng([spec.seed, k]), spec.seed * 16 + k) if spec.drawn_cell_by_cell \
             else (rng, None)
+        # Stuck once: every frame of the table shows its stickers where they are (a stream of their own).
+        stickers = stickers_by_hand(np.random.default_rng([spec.seed, k, 1]), spec.sticker_error_mm, CELL_MM) \
+            if spec.sticker_error_mm > 0 else None
         image = render_board(list(city), board_rng, cell_px=_BOARD_CELL_PX, seat=seat, language=spec.language,
-                             hand=spec.hands[k] if spec.hands is not None else None, cell_seed=cell_seed).image
+                             hand=spec.hands[k] if spec.hands is not None else None, cell_seed=cell_seed,
+                             stickers=stickers).image
         px = image.shape[1] / BOARD_MM
         to_frame = camera.table_to_frame @ item.item_to_table(px)
         _drop_shadow(frame, to_frame, image.shape[1], image.shape[0], rng)
