@@ -20,7 +20,7 @@ import os
 import sqlite3
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -29,6 +29,8 @@ from companion.errors import UserError
 SCHEMA_VERSION = 2
 DB_NAME = "companion.sqlite3"
 FILE_MODE = 0o600  # the store holds the table PIN and the session secret
+# A hand's example carried from the seat's last game (``carry_hands``) is stored as ``carried:<its source>``.
+CARRIED_SOURCE = "carried:"
 
 # Each step upgrades the schema from version i to i + 1; never edit a step that has shipped.
 _MIGRATIONS: tuple[str, ...] = (
@@ -355,11 +357,12 @@ class GameStore:
                     self._db.execute("UPDATE hand_examples SET drawing = ? WHERE id = ?", (drawing, drawing))
         return drawing or 0
 
-    def forget_hand_examples(self, game_id: int | None, seat: int, cell: str, source: str) -> None:
-        """Forget what ``source`` said about ``cell`` of ``seat`` (an undone move's drawing)."""
+    def forget_hand_examples(self, game_id: int | None, seat: int, cell: str, sources: Sequence[str]) -> None:
+        """Forget what any of ``sources`` said about ``cell`` of ``seat`` (an undone move's drawing)."""
+        marks = ", ".join("?" * len(sources))
         with self.transaction("the seat's hand"):
-            self._db.execute("DELETE FROM hand_examples WHERE game_id IS ? AND seat = ? AND cell = ? AND source = ?",
-                             (game_id, seat, cell, source))
+            self._db.execute(f"DELETE FROM hand_examples WHERE game_id IS ? AND seat = ? AND cell = ? AND source IN ({marks})",
+                             (game_id, seat, cell, *sources))
 
     def hand_examples(self, game_id: int | None, seat: int | None = None) -> list[dict[str, Any]]:
         """The examples of a game and the teaching sheets (``game_id`` NULL), oldest first."""
@@ -386,22 +389,24 @@ class GameStore:
                 if row is None or row[0] is None:
                     continue
                 rows = self._db.execute(
-                    "SELECT glyph, drawing, ink FROM hand_examples WHERE game_id = ? AND seat = ?"
+                    "SELECT glyph, drawing, ink, source FROM hand_examples WHERE game_id = ? AND seat = ?"
                     " ORDER BY drawing, id", (row[0], seat)).fetchall()
                 newest: dict[str, list[int]] = {}
-                for glyph, drawing, _ in reversed(rows):
+                for glyph, drawing, _, _ in reversed(rows):
                     ids = newest.setdefault(glyph, [])
                     if drawing not in ids and len(ids) < per_glyph:
                         ids.append(drawing)
                 keep = {d for ids in newest.values() for d in ids}
                 new_ids: dict[int, int] = {}
-                for glyph, drawing, ink in rows:  # oldest first, as they were learned
+                for glyph, drawing, ink, source in rows:  # oldest first, as they were learned
                     if drawing not in keep:
                         continue
+                    # Carried, and still saying what told it (a person's correction stays a person's).
+                    carried = CARRIED_SOURCE + source.removeprefix(CARRIED_SOURCE)
                     cur = self._db.execute(
                         "INSERT INTO hand_examples (game_id, seat, cell, glyph, source, drawing, ink, at)"
-                        " VALUES (?, ?, '', ?, 'carried', ?, ?, ?)",
-                        (to_game, seat, glyph, new_ids.get(drawing, 0), ink, time.time()))
+                        " VALUES (?, ?, '', ?, ?, ?, ?, ?)",
+                        (to_game, seat, glyph, carried, new_ids.get(drawing, 0), ink, time.time()))
                     if drawing not in new_ids:
                         new_ids[drawing] = int(cur.lastrowid or 0)
                         self._db.execute("UPDATE hand_examples SET drawing = ? WHERE id = ?",

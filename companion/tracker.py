@@ -239,13 +239,14 @@ class Question:
 class ConfirmedDrawing:
     """Cells whose drawing the table confirmed, for the reader to learn the seat's hand from
     (vision.cells.seat_hand): a camera move accepted as read (never one that was disputed), a reading the
-    players chose, a cell corrected by hand; or ``kind`` "undone": a move taken back, whose drawing
-    teaches nothing any more."""
+    players chose when asked, a cell corrected by hand; or ``kind`` "undone": a move taken back, whose
+    drawing teaches nothing any more. A reading the players chose and a cell corrected by hand are a
+    person's word for what is drawn; a move accepted as read is the camera's."""
 
     seat: int
     cells: dict[str, str]  # cell -> item in city notation ('.': a phantom drawing corrected to empty)
     board: Any  # the last BoardReading of that seat (its pixels), None when the camera never saw it
-    kind: str  # "move" | "correction" | "undone"
+    kind: str  # "move" | "answer" | "correction" | "undone"
 
 
 @dataclass
@@ -799,7 +800,7 @@ class Tracker:
                     # dispute naming the rule, settled as any other.
                     self._open_dispute(action, [_to_json(e) for e in verdict.errors], source="answer")
             if verdict.legal:
-                self._confirm_action(action, "move")  # the players said what the drawing is
+                self._confirm_action(action, "answer")  # the players said what the drawing is
             return action
 
     def _judge_and_record(self, action: dict[str, Any], source: str) -> Any:

@@ -125,6 +125,20 @@ def test_a_close_call_is_asked_and_the_answer_is_the_move(store):
         t.answer_question(0)  # nothing asked any more
 
 
+def test_the_reading_the_players_choose_teaches_the_hand_as_their_word(store):
+    """A close call answered is a person labelling a hard drawing: it teaches the seat's hand as a correction
+    does (kind "answer"), not as a move the camera read, and taking the move back forgets it."""
+    t = new_tracker(store)
+    heard = []
+    t.drawing_listeners.append(heard.append)
+    play_doubtful_person(t, {"D4": {"s": 0.5, "p": 0.45, ".": 0.02}})
+    assert heard == []  # asked: nothing confirmed yet
+    t.answer_question(1)
+    assert [(d.kind, d.seat, d.cells) for d in heard] == [("answer", 0, {"D4": "p"})]
+    t.undo()
+    assert (heard[-1].kind, heard[-1].cells) == ("undone", {"D4": "p"})
+
+
 def test_a_question_survives_a_restart(store):
     t = new_tracker(store)
     play_doubtful_person(t, {"D4": {"s": 0.5, "p": 0.45, ".": 0.02}})

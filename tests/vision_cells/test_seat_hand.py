@@ -17,7 +17,7 @@ from vision.cells import CellReader
 from vision.cells.features import cell_crops
 from vision.cells.labels import GLYPH_CLASSES
 from vision.cells.reader import DRAWABLE_INDEX
-from vision.cells.seat_hand import HEAD_FROM_DRAWINGS, SeatHand, TableHands
+from vision.cells.seat_hand import HEAD_FROM_DRAWINGS, SeatHand, TableHands, labelled
 from vision.synth.board import render_board
 from vision.synth.drawings import Hand
 
@@ -249,4 +249,32 @@ def test_only_drawings_a_person_labelled_fit_the_letter_stage(shipped, tmp_path)
     assert hands.hand(0).stage_model(stage, shipped.allowed) is fitted
     again = TableHands(store, game, "en")
     assert again.hand(0).stage_model(stage, shipped.allowed) is not stage.head
+    # Carried into the next game, the corrections are still a person's word: the letter layer is fitted there too.
+    carried_from_moves = store.create_game({})
+    store.carry_hands(carried_from_moves, [0], per_glyph=40)
+    assert TableHands(store, carried_from_moves, "en").hand(0).stage_model(stage, shipped.allowed) is not stage.head
     store.close()
+
+
+def test_a_reading_the_players_chose_is_a_person_label_and_is_forgotten_with_its_move(shipped, tmp_path):
+    stage = shipped.letters
+    rng = np.random.default_rng(6)
+    city = ["#.....#", ".GGcspa", "mjn.csp", "amjnc.s", "pamjn..", "cspamjn", "#.....#"]
+    board = render_board(city, rng, cell_px=64, seat=1, hand=Hand.random(rng, family="round"), ghost_rate=0.0)
+    (located,) = find_boards(photograph(board.image, board.alpha, rng, tilt_deg=5.0, fill=(0.7, 0.8)).frame)
+    persons = _drawn_cells(city)
+    store = GameStore(tmp_path)
+    game = store.create_game({})
+    hands = TableHands(store, game, "en")
+    hands.learn(1, located.rectified, persons, "answer")
+    assert all(hands.hand(1).sure)
+    assert hands.hand(1).stage_model(stage, shipped.allowed) is not stage.head
+    assert all(TableHands(store, game, "en").hand(1).sure)  # and after a restart
+    hands.forget(1, persons)  # the moves taken back
+    assert hands.hand(1) is None and TableHands(store, game, "en").hand(1) is None
+    store.close()
+
+
+def test_what_told_a_drawing_is_a_persons_word_carried_or_not():
+    assert all(labelled(s) for s in ("teach", "correction", "answer", "carried:correction", "carried:answer"))
+    assert not any(labelled(s) for s in ("move", "carried:move", "carried:"))

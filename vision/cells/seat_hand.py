@@ -46,6 +46,7 @@ from typing import Any, Protocol
 import numpy as np
 
 from companion.layout import ALL_CELLS
+from companion.store import CARRIED_SOURCE
 from vision.cells.features import CROP_PX, cell_crops
 from vision.cells.labels import GLYPH_CLASSES, check_language, glyph_for_char
 
@@ -159,8 +160,9 @@ class SeatHand:
         self.drawings: list[int] = []  # views of one drawing share its id; ids grow with time
         self.keys: list[str] = []  # what the example stands for ("game:D4"): a new one with its key replaces it
         self.inks: list[np.ndarray] = []  # uint8 (CROP_PX, CROP_PX)
-        # Whether a person said what the drawing is (a teaching sheet's cell, a correction), not a move
-        # accepted as read: only those fit a close-look stage's layer (``stage_model``).
+        # Whether a person said what the drawing is (a teaching sheet's cell, a correction, the reading the
+        # players chose when asked: ``LABELLED_SOURCES``), not a move accepted as read: only those fit a
+        # close-look stage's layer (``stage_model``).
         self.sure: list[bool] = []
         self.sure_version = 0  # changes with every change to the sure examples (a move learned leaves it)
         self.version = 0
@@ -331,6 +333,18 @@ def _ink_u8(crop: np.ndarray) -> np.ndarray:
     return np.clip(np.round(np.asarray(crop, np.float32) * INK_SCALE), 0, 255).astype(np.uint8)
 
 
+# Where a person said what a drawing is: a teaching sheet, a cell corrected by hand, the reading the players
+# chose of two the rules left close (``Tracker.answer_question``). A move accepted as read is not one: a
+# misread nobody noticed would be learned as what it was read as.
+LABELLED_SOURCES = ("teach", "correction", "answer")
+
+
+def labelled(source: str) -> bool:
+    """Whether a person said what the drawing an example's ``source`` names is (``LABELLED_SOURCES``),
+    carried from an earlier game or not."""
+    return source.removeprefix(CARRIED_SOURCE) in LABELLED_SOURCES
+
+
 def _key(game_id: int | None, cell: str, drawing: int) -> str:
     """A game's cell is one drawing (a correction replaces what its move taught); a teaching sheet's cell
     is one too; a carried drawing stands alone."""
@@ -363,7 +377,7 @@ class TableHands:
             first = views[0]
             self.seat(seat).add(first["glyph"], inks, drawing=drawing,
                                 key=_key(first["game_id"], first["cell"], drawing),
-                                sure=first["source"] in ("teach", "correction"))
+                                sure=labelled(first["source"]))
 
     @classmethod
     def taught(cls, data_dir: str | Path, language: str = "en") -> TableHands | None:
@@ -389,7 +403,8 @@ class TableHands:
 
     def learn(self, seat: int, rectified: np.ndarray, cells: Mapping[str, str], source: str) -> int:
         """Cells of a board (``rectified``, as read) whose drawings the table confirmed: cell -> item in
-        city notation ('.' for empty). ``source``: "move" or "correction". Returns how many were kept."""
+        city notation ('.' for empty). ``source``: "move" (accepted as read), "answer" (the reading the
+        players chose when asked) or "correction". Returns how many were kept."""
         hand = self.seat(seat)
         learned = 0
         for cell, item in cells.items():
@@ -400,16 +415,17 @@ class TableHands:
             drawing = None
             if self.store is not None:
                 drawing = self.store.replace_hand_examples(self.game_id, seat, cell, source, glyph, [ink.tobytes()])
-            hand.add(glyph, ink, drawing=drawing, key=f"game:{cell}", sure=source == "correction")
+            hand.add(glyph, ink, drawing=drawing, key=f"game:{cell}", sure=labelled(source))
             learned += 1
         return learned
 
     def forget(self, seat: int, cells: Iterable[str]) -> None:
-        """An undone move's drawings: what that move taught is forgotten (corrections stay)."""
+        """An undone move's drawings: what that move taught is forgotten, read or chosen when asked
+        (corrections stay)."""
         hand = self._hands.get(seat)
         for cell in cells:
             if self.store is not None:
-                self.store.forget_hand_examples(self.game_id, seat, cell, "move")
+                self.store.forget_hand_examples(self.game_id, seat, cell, ("move", "answer"))
             if hand is not None and self.store is not None:
                 keep = [r for r in self.store.hand_examples(self.game_id, seat)
                         if r["game_id"] == self.game_id and r["cell"] == cell]
