@@ -28,7 +28,7 @@ from vision.dice.reader import DiceReader
 from vision.marker_plane import LocatedPlane, PlaneLayout, detect_markers
 from vision.observation import BoardReading, Observation
 from vision.pirates.geometry import TRACK_LAYOUT
-from vision.pirates.reader import PirateReader, locate_track, read_block, rectify_block
+from vision.pirates.reader import PirateReader, read_block, rectify_block
 from vision.stability import frame_sharpness
 
 SMALL_SIZE = (320, 180)  # the downscaled frame used for the fast path and occlusion
@@ -282,7 +282,7 @@ class TableReader:
                     tops = tray_plane.to_frame(np.array([d.centre for d in dice], np.float64))
                     dice = tuple(dataclasses.replace(d, in_frame=(float(x), float(y))) for d, (x, y) in zip(dice, tops, strict=True))
             self._tray_cache = _KeptTray(small, tray_plane, dice, frame.shape) if tray_plane is not None else None
-        track_plane = locate_track(markers)
+        track_plane = self._stickers.track(gray, markers)
         pirate_boxes = None
         if track_plane is not None:
             hint = len(boards) if 2 <= len(boards) <= 5 else None

@@ -26,7 +26,8 @@ import numpy as np
 from companion.layout import LAYOUT, SIZE, cell_index
 from vision import marker_plane
 from vision.imaging import shrunk_for_warp
-from vision.marker_plane import PlaneLayout
+from vision.marker_plane import LocatedPlane, PlaneLayout
+from vision.pirates.geometry import TRACK_LAYOUT
 
 MARKER_FRACTION = 0.7
 TOWER_ORDER: tuple[str, ...] = ("A1", "G1", "G7", "A7")
@@ -43,6 +44,7 @@ MIN_GRID_FOR_STICKERS = 24
 STICKER_REACH = 0.4
 STICKER_SLACK = 0.04
 STICKER_TRIES = 5
+_TRACK = -1  # the pirate track's key in StickerPlaces.tries
 
 
 @dataclass(frozen=True)
@@ -209,17 +211,21 @@ def measure_stickers(gray: np.ndarray, board: LocatedBoard, markers: Mapping[int
 
 
 class StickerPlaces:
-    """Where a table's stickers really lie on their boards: each measured once (``measure_stickers``), the
-    first time its board is found with the printed grid showing, then used by every ``locate``. A board
-    whose grid stays hidden (a hand over it, drawn full) keeps the kit's places."""
+    """Where a table's stickers really lie on their boards and around the pirate track: each measured once
+    (``measure_stickers``, ``vision.pirates.reader.measure_track_stickers``), the first time its board or
+    the track is found with its print showing, then used by every ``locate`` and ``track``. One whose print
+    stays hidden (a hand over it, a board drawn full) keeps the kit's places."""
 
     def __init__(self) -> None:
         self.placed: dict[int, np.ndarray] = {}  # marker id -> its 4 corners on its board (cells), off the kit's place
+        # The track's markers off their places: id -> its top-left corner (mm on the track's plane).
+        self.track_placed: dict[int, tuple[float, float]] = {}
         self.measured: set[int] = set()  # marker ids measured (placed, or found where the kit puts them)
-        self.tries: dict[int, int] = {}  # seat -> measurements that found too little of its grid
+        self.tries: dict[int, int] = {}  # seat (the track: -1) -> measurements that found too little of its print
 
     def clear(self) -> None:
         self.placed.clear()
+        self.track_placed.clear()
         self.measured.clear()
         self.tries.clear()
 
@@ -244,6 +250,26 @@ class StickerPlaces:
                 self.placed.update(placed)
                 boards[i] = find_boards(frame, own, cell_px=cell_px, stickers=self.placed)[0]
         return boards
+
+    def track(self, gray: np.ndarray, markers: dict[int, np.ndarray]) -> LocatedPlane | None:
+        """The pirate track's plane (``vision.pirates.reader.locate_track``) with its stickers where they
+        were measured against its printed boxes (``measure_track_stickers``), measuring those not yet."""
+        from vision.pirates.reader import locate_track, measure_track_stickers
+
+        placed = {m: self.track_placed[m] for m in self.track_placed if m in markers}
+        plane = locate_track(markers, placed)
+        own = {m for m in markers if m in TRACK_LAYOUT.marker_origins}
+        if plane is None or own <= self.measured or self.tries.get(_TRACK, 0) >= STICKER_TRIES:
+            return plane
+        measured = measure_track_stickers(gray, plane, markers)
+        if measured is None:
+            self.tries[_TRACK] = self.tries.get(_TRACK, 0) + 1
+            return plane
+        self.measured |= own
+        if not measured:
+            return plane
+        self.track_placed.update(measured)
+        return locate_track(markers, {m: self.track_placed[m] for m in self.track_placed if m in markers})
 
 
 def rectified_from_detail(detail: np.ndarray, board: LocatedBoard, frame_shape: tuple[int, ...]) -> np.ndarray | None:

@@ -48,8 +48,10 @@ def _hand_cross(canvas: np.ndarray, centre: tuple[float, float], size: float, px
         cv2.polylines(canvas, [np.round(pts * 16).astype(np.int32)], False, colour, thickness, cv2.LINE_AA, shift=4)
 
 
-def render_track(players: int, marked: int, rng: np.random.Generator, px_per_mm: float = 5.0) -> np.ndarray:
-    """Top-down BGR picture of the track plane (TRACK_LAYOUT) with ``marked`` boxes crossed by hand."""
+def render_track(players: int, marked: int, rng: np.random.Generator, px_per_mm: float = 5.0,
+                 markers: bool = True) -> np.ndarray:
+    """Top-down BGR picture of the track plane (TRACK_LAYOUT) with ``marked`` boxes crossed by hand (and
+    the kit's stickers where it puts them, unless ``markers`` is False)."""
     if not 2 <= players <= 5:
         raise ValueError("players must be 2-5")
     if not 0 <= marked <= 12 * players:
@@ -94,22 +96,48 @@ def render_track(players: int, marked: int, rng: np.random.Generator, px_per_mm:
     for _ in range(int(rng.integers(0, 4))):
         x, y = rng.uniform(0, w), rng.uniform(0, h)
         cv2.circle(canvas, (int(x), int(y)), int(rng.uniform(0.3, 0.8) * px_per_mm), tuple(float(v) for v in paper * 0.75), -1)
-    draw_markers(canvas, TRACK_LAYOUT.marker_origins, MARKER_MM, px_per_mm, margin_mm=2.0)
+    if markers:
+        draw_markers(canvas, TRACK_LAYOUT.marker_origins, MARKER_MM, px_per_mm, margin_mm=_STICKER_RIM_MM)
     return np.clip(canvas * 255, 0, 255).astype(np.uint8)
 
 
 BOARD_MARGIN_MM = 12.0  # main-board parchment around the track plane
+_STICKER_RIM_MM = 2.0  # white sticker around each marker
+# A sticker stuck by hand beside the block comes no nearer its boxes than this past its place: its rim then
+# ends 1 mm short of the first box's printed outline (a person does not stick it over a box).
+_STICKER_INWARD_MM = 3.0
 
 
-def render_track_on_board(players: int, marked: int, rng: np.random.Generator, px_per_mm: float = 5.0) -> np.ndarray:
+def track_stickers_by_hand(rng: np.random.Generator, error_mm: float) -> dict[int, tuple[float, float]]:
+    """Where a person sticks the track's stickers: marker id -> (dx, dy) mm off the kit's place, each
+    way ``error_mm`` (standard deviation), never over the block of boxes."""
+    placed = {}
+    for marker, (x, y) in TRACK_LAYOUT.marker_origins.items():
+        inward = np.array([1.0 if x < BLOCK_X_MM else -1.0, 1.0 if y < BLOCK_Y_MM else -1.0])
+        off = rng.normal(0, error_mm, 2)
+        placed[marker] = tuple(float(v) for v in inward * np.minimum(inward * off, _STICKER_INWARD_MM))
+    return placed  # type: ignore[return-value]
+
+
+def render_track_on_board(players: int, marked: int, rng: np.random.Generator, px_per_mm: float = 5.0,
+                          stickers: dict[int, tuple[float, float]] | None = None) -> np.ndarray:
     """``render_track`` with a margin of main board around it (so the markers have paper on every side).
+    ``stickers``: each marker that far (mm) off its place (``track_stickers_by_hand``).
 
     The track plane's origin lies at (BOARD_MARGIN_MM, BOARD_MARGIN_MM) of the returned picture.
     """
-    track = render_track(players, marked, rng, px_per_mm)
+    track = render_track(players, marked, rng, px_per_mm, markers=stickers is None)
     m = round(BOARD_MARGIN_MM * px_per_mm)
     colour = [float(v) for v in np.median(track.reshape(-1, 3), axis=0)]
-    return cv2.copyMakeBorder(track, m, m, m, m, cv2.BORDER_CONSTANT, value=colour)
+    board = cv2.copyMakeBorder(track, m, m, m, m, cv2.BORDER_CONSTANT, value=colour)
+    if stickers is not None:
+        # Stuck on the main board, where they may lie a little beyond the track's plane.
+        origins = {k: (x + BOARD_MARGIN_MM + stickers[k][0], y + BOARD_MARGIN_MM + stickers[k][1])
+                   for k, (x, y) in TRACK_LAYOUT.marker_origins.items()}
+        canvas = board.astype(np.float32) / 255.0
+        draw_markers(canvas, origins, MARKER_MM, px_per_mm, margin_mm=_STICKER_RIM_MM)
+        board = np.clip(canvas * 255, 0, 255).astype(np.uint8)
+    return board
 
 
 def track_scene(
@@ -119,9 +147,11 @@ def track_scene(
     canvas_size: tuple[int, int] = (720, 560),
     effects: bool = True,
     px_per_mm: float | None = None,
+    sticker_error_mm: float = 0.0,
 ) -> tuple[np.ndarray, int, int]:
     """A camera view of the pirate track alone: (BGR frame, players, boxes marked), ``px_per_mm`` frame
-    pixels a millimetre at the track's centre (drawn from the cameras' range when None)."""
+    pixels a millimetre at the track's centre (drawn from the cameras' range when None);
+    ``sticker_error_mm``: its stickers stuck by hand (``track_stickers_by_hand``)."""
     from vision.synth.dice import camera_effects, random_view
 
     if players is None:
@@ -129,7 +159,8 @@ def track_scene(
     if marked is None:
         marked = int(rng.integers(0, 12 * players + 1))
     render_scale = 5.0
-    board = render_track_on_board(players, marked, rng, render_scale)
+    stickers = track_stickers_by_hand(rng, sticker_error_mm) if sticker_error_mm > 0 else None
+    board = render_track_on_board(players, marked, rng, render_scale, stickers)
     width = PLANE_W_MM + 2 * BOARD_MARGIN_MM
     height = PLANE_H_MM + 2 * BOARD_MARGIN_MM
     # The track as the table cameras see it (hardware.md, section 2): the reference camera from 90 cm, its

@@ -29,7 +29,7 @@ from vision.synth.dice import (
     tray_over_to_floor,
 )
 from vision.synth.drawings import Hand
-from vision.synth.pirates import BOARD_MARGIN_MM, render_track_on_board
+from vision.synth.pirates import BOARD_MARGIN_MM, render_track_on_board, track_stickers_by_hand
 
 FRAME_SIZE = (1920, 1080)
 BOARD_MM = 7 * CELL_MM
@@ -70,7 +70,8 @@ class TableSpec:
     # table, as it was: the frame after a move.
     drawn_cell_by_cell: bool = False
     # The kit's stickers as a person sticks them: each this far off its place (standard deviation, mm, each
-    # way) and turned by as many degrees (``vision.synth.board.stickers_by_hand``); 0: exactly in place.
+    # way) and, on the boards, turned by as many degrees (``vision.synth.board.stickers_by_hand``, the track's
+    # ``vision.synth.pirates.track_stickers_by_hand``); 0: exactly in place.
     sticker_error_mm: float = 0.0
     # What happens in this frame only:
     hand: bool = False
@@ -316,7 +317,10 @@ def _scene(spec: TableSpec) -> _Scene:
     _drop_shadow(frame, to_frame, round(spec.tray.width_mm * _TRAY_PX_PER_MM), round(spec.tray.height_mm * _TRAY_PX_PER_MM),
                  rng)
     _warp_into(frame, tray_image, to_frame @ tray_over_to_floor(_TRAY_PX_PER_MM), tray_alpha)
-    track_image = render_track_on_board(len(spec.cities) if 2 <= len(spec.cities) <= 5 else 4, spec.pirate_boxes, rng, _TRACK_PX_PER_MM)
+    track_stickers = track_stickers_by_hand(np.random.default_rng([spec.seed, 99]), spec.sticker_error_mm) \
+        if spec.sticker_error_mm > 0 else None
+    track_image = render_track_on_board(len(spec.cities) if 2 <= len(spec.cities) <= 5 else 4, spec.pirate_boxes, rng,
+                                        _TRACK_PX_PER_MM, track_stickers)
     to_frame = camera.table_to_frame @ track_item.item_to_table(_TRACK_PX_PER_MM)
     _warp_into(frame, track_image, to_frame)
     gain, lighting = _lighting(rng)
