@@ -128,11 +128,14 @@ class TableReader:
             self._cell_reader = CellReader(language=self.language, data_dir=self.data_dir)
         return self._cell_reader
 
-    def reset(self) -> None:
+    def reset(self, *, same_table: bool = False) -> None:
+        """Forget what was seen: the next frame is read whole. ``same_table``: the view changed (the camera
+        knocked, the light) but not the table, whose stickers stay where they were measured."""
         self._board_cache.clear()
         self._tray_cache = None
         self._markers_cache = None
-        self._stickers.clear()
+        if not same_table:
+            self._stickers.clear()
         self._last_small = None
         self._last_obs = None
         self._reference = None

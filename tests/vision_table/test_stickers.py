@@ -110,14 +110,18 @@ def test_a_board_whose_grid_is_hidden_keeps_the_kits_places_and_is_tried_a_few_t
         assert np.array_equal(a.homography, b.homography)
 
 
-def test_the_table_reader_reads_boards_where_their_stickers_really_are_and_forgets_them_on_reset(misplaced):
+def test_the_table_reader_reads_boards_where_their_stickers_really_are_and_forgets_them_for_another_table(misplaced):
     _, frame, _, _, truth = misplaced
     reader = TableReader(cell_reader=_NoCells())
     obs = reader.read(frame)
     assert _corner_error(obs.boards, truth) < 1.6
-    assert reader._stickers.placed  # (stuck 2.5 mm off: some are off by more than the slack)
-    reader.reset()
-    assert reader._stickers.placed == {} and reader._stickers.measured == set()
+    assert reader._stickers.placed and reader._stickers.track_placed  # (2.5 mm: some beyond the slack)
+    placed = dict(reader._stickers.placed)
+    reader.reset(same_table=True)  # the camera knocked: the stickers are where they were measured
+    assert reader._stickers.placed == placed
+    assert _corner_error(reader.read(frame).boards, truth) < 1.6
+    reader.reset()  # another table
+    assert reader._stickers.placed == {} and reader._stickers.measured == set() and reader._stickers.track_placed == {}
 
 
 class _NoCells:
