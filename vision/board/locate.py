@@ -184,8 +184,9 @@ def measure_stickers(gray: np.ndarray, board: LocatedBoard, markers: Mapping[int
     the board, a board drawn full).
 
     A person sticks the kit's stickers on by hand: a millimetre or two off the tower's centre and a degree
-    or two turned, which the homography from the markers passes on to every cell (2 mm each way: cells
-    misread 0.03 -> 0.30 % on the generator's own hands, corners 0.3 -> 3.7 px off at 75 cm). The
+    or two turned, which the homography from the markers passes on to every cell (2 mm and 2 degrees each
+    way: cells misread 0.076 -> 0.166 % on the generator's own hands, corners 0.27 -> 2.85 px off at 75 cm;
+    measured, 0.072 % and 0.75 px: ``benchmarks/bench_frame.py``). The
     stickers stay where they were stuck, so a board is measured once and its markers then placed where
     they really are (``find_boards``'s ``stickers``).
     """
@@ -256,8 +257,7 @@ class StickerPlaces:
         were measured against its printed boxes (``measure_track_stickers``), measuring those not yet."""
         from vision.pirates.reader import locate_track, measure_track_stickers
 
-        placed = {m: self.track_placed[m] for m in self.track_placed if m in markers}
-        plane = locate_track(markers, placed)
+        plane = locate_track(markers, self.track_placed)
         own = {m for m in markers if m in TRACK_LAYOUT.marker_origins}
         if plane is None or own <= self.measured or self.tries.get(_TRACK, 0) >= STICKER_TRIES:
             return plane
@@ -269,7 +269,7 @@ class StickerPlaces:
         if not measured:
             return plane
         self.track_placed.update(measured)
-        return locate_track(markers, {m: self.track_placed[m] for m in self.track_placed if m in markers})
+        return locate_track(markers, self.track_placed)
 
 
 def rectified_from_detail(detail: np.ndarray, board: LocatedBoard, frame_shape: tuple[int, ...]) -> np.ndarray | None:
