@@ -122,7 +122,7 @@ class DemoTable(threading.Thread):
         # render_table draws a table whose lighting and layout follow from the whole spec, so a new drawing
         # re-lights the entire synthetic frame; a real camera sees only the changed cell. Let the reader
         # start from this view instead of taking the whole table for a passing hand.
-        self.reader.reset(same_table=True)  # (its stickers stay where they were measured)
+        self.reader.reset()
         for _ in range(frames):
             if self.stop_event.is_set():
                 return
