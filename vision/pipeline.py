@@ -117,7 +117,7 @@ class TableReader:
         self._markers_cache: _KeptMarkers | None = None
         self.markers_reused = 0
         self._pool: ThreadPoolExecutor | None = None
-        # Where the stickers really lie on their boards (stuck on by hand), measured once each.
+        # Where the stickers really lie (stuck on by hand) on the boards and around the track, measured once each.
         self._stickers = StickerPlaces()
 
     @property
