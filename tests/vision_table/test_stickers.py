@@ -174,3 +174,25 @@ def test_a_picture_of_the_track_is_read_right_with_its_stickers_off_their_places
         right_now += right is not None and right.boxes == marked
     assert wrong_before >= 2  # stuck 2.5 mm off, the kit's places misread some tracks ...
     assert right_now >= 39  # ... measured, every one (or all but one) is read right
+
+
+@pytest.mark.parametrize("turn", [90.0, 180.0])
+def test_a_sticker_stuck_turned_is_measured_as_it_lies(monkeypatch, turn):
+    """Its text not upright: its corners come in another order, which the markers' homography took for a
+    board turned and bent; measured, the sticker is placed as it lies."""
+    import vision.synth.board as synth_board
+
+    exact = synth_board.stickers_by_hand
+    monkeypatch.setattr(synth_board, "stickers_by_hand",
+                        lambda rng, error_mm, cell_mm: [(0.0, 0.0, 0.0), (0.0, 0.0, turn), *exact(rng, 0.0, cell_mm)[2:]])
+    spec = dataclasses.replace(TableSpec.random(np.random.default_rng(90 + int(turn)), n_boards=2, camera_cm=75),
+                               sticker_error_mm=0.5)
+    frame, truth = render_table(spec, np.random.default_rng(1))
+    gray = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
+    markers = detect_markers(gray, KIT_LAYOUTS)
+    assert {1, 5} <= set(markers)  # the turned stickers are seen
+    places = StickerPlaces()
+    measured = places.locate(gray, markers)
+    assert {1, 5} <= set(places.placed)
+    assert _corner_error(find_boards(gray, markers), truth) > 1.8
+    assert _corner_error(measured, truth) < 1.5

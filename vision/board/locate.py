@@ -205,8 +205,13 @@ def measure_stickers(gray: np.ndarray, board: LocatedBoard, markers: Mapping[int
         if corners is None:
             continue
         on_board = cv2.perspectiveTransform(np.asarray(corners, np.float64).reshape(1, 4, 2), frame_to_board)[0]
-        off = on_board - _marker_board_corners(k)
-        if np.abs(off).max() <= STICKER_REACH and np.hypot(*off.mean(axis=0)) > STICKER_SLACK:
+        # A sticker stuck turned a quarter or a half (its text not upright) shows its corners in another
+        # order: compared with the kit's square every way round, and placed as it lies when turned.
+        square = _marker_board_corners(k)
+        turns = [np.roll(square, turn, axis=0) for turn in range(4)]
+        turn = int(np.argmin([np.abs(on_board - t).max() for t in turns]))
+        off = on_board - turns[turn]
+        if np.abs(off).max() <= STICKER_REACH and (turn or np.hypot(*off.mean(axis=0)) > STICKER_SLACK):
             placed[4 * board.seat + k] = on_board
     return placed
 
