@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 import cv2
 import numpy as np
@@ -242,16 +242,14 @@ class StickerPlaces:
         boards = find_boards(frame, markers, cell_px=cell_px, stickers=self.placed)
         gray: np.ndarray | None = frame if frame.ndim == 2 else None
         for i, board in enumerate(boards):
-            own = {m: c for m, c in markers.items() if m // len(TOWER_ORDER) == board.seat and m < 4 * SEAT_COUNT}
-            if set(own) <= self.measured or self.tries.get(board.seat, 0) >= STICKER_TRIES:
+            own = {m: markers[m] for m in range(4 * board.seat, 4 * board.seat + 4) if m in markers}
+            if not self._due(set(own), board.seat):
                 continue
             if gray is None:
                 gray = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
             placed = measure_stickers(gray, board, own)
-            if placed is None:
-                self.tries[board.seat] = self.tries.get(board.seat, 0) + 1
+            if not self._took(placed, set(own), board.seat):
                 continue
-            self.measured |= set(own)
             if placed:
                 self.placed.update(placed)
                 boards[i] = find_boards(frame, own, cell_px=cell_px, stickers=self.placed)[0]
@@ -264,17 +262,26 @@ class StickerPlaces:
 
         plane = locate_track(markers, self.track_placed)
         own = {m for m in markers if m in TRACK_LAYOUT.marker_origins}
-        if plane is None or own <= self.measured or self.tries.get(_TRACK, 0) >= STICKER_TRIES:
+        if plane is None or not self._due(own, _TRACK):
             return plane
         measured = measure_track_stickers(gray, plane, markers)
-        if measured is None:
-            self.tries[_TRACK] = self.tries.get(_TRACK, 0) + 1
-            return plane
-        self.measured |= own
-        if not measured:
+        if not self._took(measured, own, _TRACK) or not measured:
             return plane
         self.track_placed.update(measured)
         return locate_track(markers, self.track_placed)
+
+    def _due(self, own: set[int], key: int) -> bool:
+        """Whether the markers ``own`` of a board (``key``: its seat, the track's -1) want measuring: one of
+        them not measured yet, and its print not missed STICKER_TRIES times."""
+        return not own <= self.measured and self.tries.get(key, 0) < STICKER_TRIES
+
+    def _took(self, measured: Mapping[int, Any] | None, own: set[int], key: int) -> bool:
+        """Books a measurement of ``own`` (None: the print did not show, one try more); whether it took."""
+        if measured is None:
+            self.tries[key] = self.tries.get(key, 0) + 1
+            return False
+        self.measured |= own
+        return True
 
 
 def rectified_from_detail(detail: np.ndarray, board: LocatedBoard, frame_shape: tuple[int, ...]) -> np.ndarray | None:

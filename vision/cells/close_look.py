@@ -82,8 +82,8 @@ def close_from_cell_inks(inks: np.ndarray, zoom: float) -> np.ndarray:
     inks = np.asarray(inks, np.float32)
     side = inks.shape[-1]
     scale = (1 + 2 * MARGIN) / zoom
-    turn = cv2.getRotationMatrix2D((side / 2, side / 2), 0.0, scale)
-    return np.stack([cv2.warpAffine(ink, turn, (side, side), flags=cv2.INTER_LINEAR) for ink in inks])
+    zoom_in = cv2.getRotationMatrix2D((side / 2, side / 2), 0.0, scale)  # no turn: a zoom about the middle
+    return np.stack([cv2.warpAffine(ink, zoom_in, (side, side), flags=cv2.INTER_LINEAR) for ink in inks])
 
 
 @dataclass(frozen=True)
