@@ -109,6 +109,11 @@ def _serve(args: argparse.Namespace, data_dir: str, demo: bool) -> int:
     finally:
         for thread in background:
             thread.stop()
+        for thread in background:
+            # Finished before the service closes: a daemon thread cut off inside OpenCV at exit aborts the
+            # process ("terminate called without an active exception", 2 stops of 5 here), and one still
+            # reading would write to a closed store.
+            thread.join(timeout=5)
         server.task_dispatcher.shutdown(timeout=2)  # the workers first: none may write to a closed loop
         server.close()
         service.close()
