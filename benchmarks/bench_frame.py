@@ -12,7 +12,9 @@ each). Tables are seen by hardware.md's reference camera at its recommended 75 c
 cell figure also at 60 and 90 cm, and again at 75 cm with the kit's stickers stuck on by hand, 2 mm (and on the
 boards 2 degrees) off their places (``--sticker-error-mm``; each board's stickers are measured once against its
 printed grid, the track's against its printed boxes: ``vision.board.StickerPlaces``), with how far the boards'
-corners were found from where they are, and the pirate track's figure with its stickers so.
+corners were found from where they are, and the pirate track's figure with its stickers so; and again with the
+frame bent as a wide lens bends it (``--lens-barrel``: barrel distortion, ``TableSpec.lens_barrel``; the reader
+does not correct it), with the dice and the track of the same tables.
 """
 
 from __future__ import annotations
@@ -256,22 +258,27 @@ def bench_no_change(n_frames: int, seed: int, n_tables: int = 4, camera_cm: floa
 
 
 def bench_table_cells(n_tables: int, seed: int, camera_cm: float | None = None,
-                      sticker_error_mm: float = 0.0) -> dict[str, float]:
+                      sticker_error_mm: float = 0.0, lens_barrel: float = 0.0) -> dict[str, float]:
     """Cells read from whole generated tables (2-5 boards each, the frame as the camera sends it), the
     reference camera ``camera_cm`` above the table (None: about 52 cm); ``sticker_error_mm``: the kit's
-    stickers stuck on that far off their places (``TableSpec.sticker_error_mm``). Also how far the boards'
-    corners were found from where they are (frame px, the worst corner of each board)."""
+    stickers stuck on that far off their places (``TableSpec.sticker_error_mm``); ``lens_barrel``: the frame
+    bent by a wide lens (``TableSpec.lens_barrel``). Also how far the boards' corners were found from where
+    they are (frame px, the worst corner of each board), and the share of trays whose dice were all read
+    right and of tracks read exactly."""
     from companion.layout import ALL_CELLS
     from vision.cells.reader import DRAWABLE_INDEX
     rng = np.random.default_rng(seed)
     reader, _ = _reader()
-    cells = wrong = boards = perfect = missing = confident_wrong = 0
+    cells = wrong = boards = perfect = missing = confident_wrong = dice_right = track_right = 0
     corner_px = []
     for _ in range(n_tables):
-        spec = TableSpec.random(rng, camera_cm=camera_cm, sticker_error_mm=sticker_error_mm)
+        spec = TableSpec.random(rng, camera_cm=camera_cm, sticker_error_mm=sticker_error_mm, lens_barrel=lens_barrel)
         frame, truth = render_table(spec, rng)
         reader.reset()
-        read = {b.seat: b for b in reader.read(frame).boards}
+        obs = reader.read(frame)
+        dice_right += sorted(obs.dice_faces) == sorted(truth.dice_faces)
+        track_right += obs.pirate_boxes == truth.pirate_boxes
+        read = {b.seat: b for b in obs.boards}
         for seat, city, true in zip(spec.seat_list, spec.cities, truth.boards, strict=True):
             board = read.get(seat)
             if board is None:
@@ -292,7 +299,8 @@ def bench_table_cells(n_tables: int, seed: int, camera_cm: float | None = None,
     return {"tables": n_tables, "boards": boards, "missing": missing, "cell_error": wrong / max(cells, 1),
             "confident_error": confident_wrong / max(cells, 1), "perfect": perfect / max(boards, 1),
             "corner_px": float(np.median(corner_px)) if corner_px else float("nan"),
-            "corner_p90_px": float(np.percentile(corner_px, 90)) if corner_px else float("nan")}
+            "corner_p90_px": float(np.percentile(corner_px, 90)) if corner_px else float("nan"),
+            "dice_exact": dice_right / max(n_tables, 1), "track_exact": track_right / max(n_tables, 1)}
 
 
 def rss_mb() -> float:
@@ -313,6 +321,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--sticker-error-mm", type=float, default=2.0,
                         help="the cell figure again with the kit's stickers stuck on by hand this far off their places "
                         "(standard deviation each way, and as many degrees turned; 0 skips it)")
+    parser.add_argument("--lens-barrel", type=float, nargs="*", default=[0.1, 0.2],
+                        help="the cell figure again with the frame bent by a wide lens: the frame's corners this share "
+                        "nearer its middle than a pinhole camera puts them (hardware.md: about 0.1 for the reference "
+                        "camera; 0.2, twice that, for a margin), every run on the same tables")
     parser.add_argument("--new-hand", default="loose",
                         help="also time tables drawn by this hand family, read by the network that never saw it "
                         "(the family with the most doubtful cells; '' skips it)")
@@ -356,14 +368,19 @@ def main(argv: list[str] | None = None) -> int:
             print(f"pirate track exact, its stickers stuck by hand ({args.sticker_error_mm:g} mm off): "
                   f"{100 * with_hint:.2f} % with the player count, {100 * alone:.2f} % from the marks alone")
     if args.cell_tables:
-        runs = [(height, 0.0) for height in [args.camera_cm, *args.cell_heights]]
-        runs += [(args.camera_cm, args.sticker_error_mm)] if args.sticker_error_mm > 0 else []
-        for k, (height, sticker_mm) in enumerate(runs):
-            cells = bench_table_cells(args.cell_tables if k == 0 or sticker_mm else max(args.cell_tables // 4, 1),
-                                      args.seed + 4, height, sticker_mm)
+        runs = [(height, 0.0, 0.0) for height in [args.camera_cm, *args.cell_heights]]
+        runs += [(args.camera_cm, args.sticker_error_mm, 0.0)] if args.sticker_error_mm > 0 else []
+        runs += [(args.camera_cm, 0.0, barrel) for barrel in args.lens_barrel if barrel > 0]
+        for k, (height, sticker_mm, barrel) in enumerate(runs):
+            cells = bench_table_cells(args.cell_tables if k == 0 or sticker_mm or barrel else max(args.cell_tables // 4, 1),
+                                      args.seed + 4, height, sticker_mm, barrel)
             stickers = f", the stickers stuck by hand ({sticker_mm:g} mm and {sticker_mm:g} degrees off)" if sticker_mm else ""
+            lens = ""
+            if barrel:
+                lens = (f", the frame bent by a wide lens (its corners {barrel:.0%} nearer the middle; on these tables "
+                        f"dice all right {100 * cells['dice_exact']:.1f} %, pirate track exact {100 * cells['track_exact']:.1f} %)")
             print(f"cells on whole tables, camera {height:g} cm up ({px_per_mm_at(height) * CELL_MM:.0f} px a cell at "
-                  f"the centre{stickers}): {cells['cell_error']:.3%} of drawable spaces misread "
+                  f"the centre{stickers}{lens}): {cells['cell_error']:.3%} of drawable spaces misread "
                   f"({cells['confident_error']:.3%} misread and not flagged uncertain), "
                   f"{100 * cells['perfect']:.1f} % of {cells['boards']} boards without error, "
                   f"{cells['missing']} boards not found ({cells['tables']} tables); boards' corners "

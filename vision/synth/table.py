@@ -73,6 +73,11 @@ class TableSpec:
     # way) and, on the boards, turned by as many degrees (``vision.synth.board.stickers_by_hand``, the track's
     # ``vision.synth.pirates.track_stickers_by_hand``); 0: exactly in place.
     sticker_error_mm: float = 0.0
+    # The camera's lens bends straight lines outwards (barrel distortion, as a wide lens does): a point a
+    # pinhole camera would put at the frame's corner lands this share nearer its middle (hardware.md gives
+    # about a tenth for the Camera Module 3 Wide), and every point in between as ``lens_bent_points`` says.
+    # The middle keeps its scale: the edges are squeezed. 0: a pinhole camera, as every frame before.
+    lens_barrel: float = 0.0
     # What happens in this frame only:
     hand: bool = False
     motion_blur: bool = False
@@ -447,11 +452,53 @@ def render_table(spec: TableSpec, rng: np.random.Generator) -> tuple[np.ndarray,
         frame = np.clip(frame, 0, 255).astype(np.uint8)
     if spec.motion_blur:
         frame = _motion_blur(frame, rng)
+    truth = scene.truth
+    if spec.lens_barrel:
+        frame = cv2.remap(frame, *_lens_maps(spec.lens_barrel), cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+        truth = dataclasses.replace(truth, boards=tuple(
+            dataclasses.replace(b, corners=tuple(map(tuple, lens_bent_points(np.array(b.corners, np.float64),
+                                                                              spec.lens_barrel).tolist())))
+            for b in truth.boards))
     # Sensor noise, drawn fast in 16-bit integers (OpenCV's generator, seeded from ``rng``).
     noise = np.empty(frame.shape, np.int16)
     cv2.setRNGSeed(int(rng.integers(0, 2**31)))
     cv2.randn(noise, 0, float(rng.uniform(1.5, 4.0)))
     out = np.clip(frame.astype(np.int16) + noise, 0, 255).astype(np.uint8)
-    extra = dict(scene.truth.extra)
+    extra = dict(truth.extra)
     extra.update({"hand": spec.hand, "motion_blur": spec.motion_blur, "rolling_die": spec.rolling_die})
-    return out, dataclasses.replace(scene.truth, extra=extra)
+    return out, dataclasses.replace(truth, extra=extra)
+
+
+def _lens_k(barrel: float) -> float:
+    """The radial term k of ``r_pinhole = r_bent * (1 + k * r_bent**2)`` (radii over the frame's half diagonal)
+    that puts the pinhole frame's corner (r_pinhole = 1) at r_bent = 1 - ``barrel``."""
+    return barrel / (1.0 - barrel) ** 3
+
+
+@functools.lru_cache(maxsize=4)
+def _lens_maps(barrel: float) -> tuple[np.ndarray, np.ndarray]:
+    """cv2.remap's maps of the bent frame: where in the pinhole frame each of its pixels looks. Beyond the
+    pinhole frame (the corners, which a bent lens sees more of) the frame's edge is repeated."""
+    w, h = FRAME_SIZE
+    cx, cy = (w - 1) / 2, (h - 1) / 2
+    half_diagonal = math.hypot(cx, cy)
+    ys, xs = np.mgrid[0:h, 0:w].astype(np.float32)
+    dx, dy = (xs - cx) / half_diagonal, (ys - cy) / half_diagonal
+    stretch = 1.0 + _lens_k(barrel) * (dx * dx + dy * dy)
+    return (cx + dx * stretch * half_diagonal).astype(np.float32), (cy + dy * stretch * half_diagonal).astype(np.float32)
+
+
+def lens_bent_points(points: np.ndarray, barrel: float) -> np.ndarray:
+    """Where a lens of ``barrel`` (``TableSpec.lens_barrel``) puts points (n, 2) of the pinhole frame: the
+    inverse of ``_lens_maps``' radial stretch, by Newton's method on each radius."""
+    w, h = FRAME_SIZE
+    centre = np.array([(w - 1) / 2, (h - 1) / 2])
+    half_diagonal = float(np.hypot(*centre))
+    k = _lens_k(barrel)
+    offset = (np.asarray(points, np.float64) - centre) / half_diagonal
+    pinhole = np.linalg.norm(offset, axis=-1, keepdims=True)
+    bent = pinhole.copy()
+    for _ in range(8):  # r + k r^3 = pinhole, monotonic in r: a few steps converge to far below a pixel
+        bent -= (bent + k * bent**3 - pinhole) / (1.0 + 3.0 * k * bent**2)
+    scale = np.divide(bent, pinhole, out=np.ones_like(pinhole), where=pinhole > 0)
+    return centre + offset * scale * half_diagonal
