@@ -22,6 +22,7 @@ from functools import lru_cache
 import cv2
 import numpy as np
 
+from vision.board.locate import StickerPlaces
 from vision.imaging import percentile_last_axis
 from vision.marker_plane import LocatedPlane, detect_markers, locate_plane
 from vision.pirates.geometry import (
@@ -229,11 +230,8 @@ class PirateReader:
         gray = frame if frame.ndim == 2 else cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
         if markers is None:
             markers = detect_markers(gray, (TRACK_LAYOUT,))
-        plane = locate_track(markers)
+        # One picture on its own: its stickers measured against its boxes there and then.
+        plane = StickerPlaces().track(gray, markers)
         if plane is None:
             return None
-        # One picture on its own: its stickers measured against its boxes there and then.
-        stickers = measure_track_stickers(gray, plane, markers)
-        if stickers:
-            plane = locate_track(markers, stickers) or plane
         return read_block(rectify_block(plane, gray), players_hint)
