@@ -20,6 +20,7 @@ import numpy as np
 from vision.dice.geometry import TRAY_LAYOUT
 from vision.dice.reader import DiceReader
 from vision.marker_plane import detect_markers
+from vision.observation import DOUBTFUL_DIE_BELOW
 from vision.synth.dice import TrayLook, tray_scene
 from vision.synth.table import px_per_mm_at
 
@@ -37,6 +38,10 @@ class DiceReport:
     confusions: Counter[tuple[str, str]]
     ms_per_tray: float
     trays_unseen: int = 0  # no tray located (its markers not found): all its dice missed
+    # Faces misread or dice found where there was none, read without doubt (confidence at least
+    # DOUBTFUL_DIE_BELOW): what the tracker takes as seen. A doubtful die makes it wait for a steadier view.
+    misread_sure: int = 0
+    right_doubted: int = 0  # faces read right, but doubtfully: the price of the doubt (the tracker waits longer)
 
     @property
     def accuracy(self) -> float:
@@ -45,7 +50,8 @@ class DiceReport:
     def lines(self) -> list[str]:
         out = [
             f"dice faces right: {self.right}/{self.dice} ({100 * self.accuracy:.3f} %, spurious {self.spurious}, "
-            f"missed {self.missed})",
+            f"missed {self.missed}; misread or spurious without doubt: {self.misread_sure}; read right but doubtful: "
+            f"{self.right_doubted})",
             f"trays all right: {self.trays_exact}/{self.trays} ({100 * self.trays_exact / max(self.trays, 1):.2f} %), "
             f"not located: {self.trays_unseen}",
             f"reader time: {self.ms_per_tray:.1f} ms per tray view (rectify and read; markers found beforehand)",
@@ -90,14 +96,18 @@ def evaluate(
         for reading in readings:
             dist = np.hypot(*(tops - np.array(reading.centre)).T)
             j = int(np.argmin(dist))
+            sure = reading.confidence >= DOUBTFUL_DIE_BELOW
             if dist[j] > MATCH_MM or j in used:
                 report.spurious += 1
+                report.misread_sure += sure
                 continue
             used.add(j)
             if reading.face == dice[j].face:
                 right_here += 1
+                report.right_doubted += not sure
             else:
                 report.confusions[(dice[j].face, reading.face)] += 1
+                report.misread_sure += sure
         report.right += right_here
         report.missed += len(dice) - len(used)
         report.trays_exact += right_here == len(dice) == len(readings)
