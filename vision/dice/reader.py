@@ -550,6 +550,10 @@ BLANK_FACE_ABOVE = 0.8
 # on 2,249 dice of the held-out floors, any tray and die size (seed 31337, not bench_dice's), the 2,241 under it
 # were all read right, and 2 of the 8 over it were misread, with 0.92 and 0.995.
 FAINT_FACE_ABOVE = 0.65
+# A symbol whose middle lies farther than this from the face crop's (CROP_PX a side) is looked for again: the crop
+# is on a side face as much as on the top (the symbol's own rings follow it only 6 px: ``features._MAX_SHIFT``).
+OFF_CENTRE_PX = 8.0
+MIN_OFF_CENTRE_INK = 20  # ink pixels: fewer are specks, not a symbol to follow
 # How far (in die sides) from a blank face the top's symbol is looked for: a die seen from the side shows a side
 # face up to a die and a half long between the floor and its top.
 BLANK_FACE_SEARCH = 1.5
@@ -988,13 +992,15 @@ def blank_face(crop: np.ndarray) -> bool:
 _DARKEST_FEATURE = feature_names().index("darkest")  # ``FaceInk.darkest`` among a crop's ``face_features``
 
 
-def _near_edge(shape: tuple[int, ...], blob: DieBlob) -> bool:
-    """Whether ``blob`` (floor pixels) lies within a die and a half of the floor's edge: near enough for its top
-    to lean out beyond it."""
-    height, width = shape[:2]
-    reach = 1.5 * DIE_PX
-    x, y = blob.centre
-    return not (reach <= x < width - reach and reach <= y < height - reach)
+def symbol_off_centre(ink: FaceInk) -> bool:
+    """Whether a face crop's symbol (``FaceInk``: at least MIN_OFF_CENTRE_INK pixels of it) lies farther than
+    OFF_CENTRE_PX from the crop's middle."""
+    moments = cv2.moments(ink.ink.view(np.uint8), binaryImage=True)
+    if moments["m00"] < MIN_OFF_CENTRE_INK:
+        return False
+    centre = (CROP_PX - 1) / 2
+    dx, dy = moments["m10"] / moments["m00"] - centre, moments["m01"] / moments["m00"] - centre
+    return dx * dx + dy * dy > OFF_CENTRE_PX**2
 
 
 def face_crop(tray: np.ndarray, blob: DieBlob) -> np.ndarray:
@@ -1151,9 +1157,10 @@ class DiceReader:
 
     def surround_faces(
         self, floor: np.ndarray, surround: np.ndarray, margin: int, view: TrayView = REFERENCE_VIEW
-    ) -> tuple[list[DieBlob], list[float], np.ndarray]:
+    ) -> tuple[list[DieBlob], list[float], np.ndarray, list[bool]]:
         """(the dice found on ``floor``, how much of each top face lies in ``surround``, their faces'
-        features, cropped from ``surround``: a top beyond the floor is seen whole)."""
+        features, cropped from ``surround``: a top beyond the floor is seen whole, and whether each crop's
+        symbol lies in its middle)."""
         blobs = segment_dice(floor, view)
         levels = floor_levels(floor, view) if margin and blobs else None
         if levels is not None:
@@ -1162,23 +1169,28 @@ class DiceReader:
                      for blob in blobs]
         crops = [seen_face_crop(surround, _in_surround(b, margin)) for b in blobs]
         for i, (crop, _) in enumerate(crops):
-            # Every face of a die has a symbol: a blank crop is a side face, the die by the wall with its top
-            # out over the floor's edge (its symbol never on the floor, the blob's middle on its side).
-            if levels is not None and blank_face(crop) and _near_edge(floor.shape, blobs[i]):
+            # Every face of a die has a symbol in its middle: a blank crop is a side face (a die seen from the
+            # side, or by the wall with its top out over the floor's edge), and a crop whose symbol lies near
+            # its edge straddles a side face and the top. The top is where the die's own symbol is.
+            ink = FaceInk(crop)
+            blank = ink.darkest > BLANK_FACE_ABOVE
+            if levels is not None and (blank or symbol_off_centre(ink)):
                 others = tuple(b.centre for j, b in enumerate(blobs) if j != i)
-                blobs[i] = top_beyond_floor(surround, margin, blobs[i], levels, others, within=BLANK_FACE_SEARCH)
+                within = BLANK_FACE_SEARCH if blank else 1.0
+                blobs[i] = top_beyond_floor(surround, margin, blobs[i], levels, others, within=within)
                 crops[i] = seen_face_crop(surround, _in_surround(blobs[i], margin))
         features = [face_features(crop) for crop, _ in crops]
         seen = [fraction for _, fraction in crops]
-        return blobs, seen, np.array(features, np.float32) if features else np.zeros((0, 0), np.float32)
+        centred = [not symbol_off_centre(FaceInk(crop)) for crop, _ in crops]
+        return blobs, seen, np.array(features, np.float32) if features else np.zeros((0, 0), np.float32), centred
 
     def _read(self, floor: np.ndarray, surround: np.ndarray, margin: int, view: TrayView) -> tuple[DieReading, ...]:
-        blobs, seen_fractions, features = self.surround_faces(floor, surround, margin, view)
+        blobs, seen_fractions, features, centred = self.surround_faces(floor, surround, margin, view)
         if not blobs:
             return ()
         proba = self.classifier.predict_proba(features)
         readings = []
-        for blob, p, seen, feature in zip(blobs, proba, seen_fractions, features, strict=True):
+        for blob, p, seen, feature, in_middle in zip(blobs, proba, seen_fractions, features, centred, strict=True):
             best = int(np.argmax(p))
             confidence = float(p[best])
             # A blob that is not one die's worth of white (a die in the air, a hand) is doubtful.
@@ -1192,6 +1204,10 @@ class DiceReader:
             # no symbol at all where the top was looked for, even beyond the floor, is a side face (the top turned
             # away from the camera, or hidden), never a top, and the classifier has no class for it.
             if feature[_DARKEST_FEATURE] > FAINT_FACE_ABOVE:
+                confidence *= 0.5
+            # A symbol still near the crop's edge after it was looked for: the top is hidden or turned away, and the
+            # crop shows a neighbour's symbol or a side face's edge.
+            if not in_middle:
                 confidence *= 0.5
             centre_mm = (blob.centre[0] / view.px_per_mm, blob.centre[1] / view.px_per_mm)
             readings.append(DieReading(self.classifier.classes[best], confidence, centre_mm))

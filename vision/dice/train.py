@@ -82,7 +82,7 @@ def labelled_features(n_scenes: int, seed: int, far_share: float = 0.0,
             stats["missed"] += len(dice)
             continue
         view, surround, margin = reader.view_surround(frame, plane)
-        blobs, _, features = reader.surround_faces(surround[margin:-margin, margin:-margin], surround, margin, view)
+        blobs, _, features, _ = reader.surround_faces(surround[margin:-margin, margin:-margin], surround, margin, view)
         tops = np.array([d.top_mm for d in dice])
         used: set[int] = set()
         for blob, feat in zip(blobs, features, strict=True):
