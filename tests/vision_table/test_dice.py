@@ -308,15 +308,15 @@ def test_a_symbol_barely_darker_than_the_white_is_doubtful(reader):
 def test_a_blank_face_is_told_from_a_faint_symbol():
     """``blank_face``: a side face (one grey, lit from one side) has no symbol; a top with a faint grey wall
     has one."""
-    from vision.dice.features import CROP_PX
+    from vision.dice.features import CROP_PX, FaceInk
     from vision.dice.reader import blank_face
 
     side = np.full((CROP_PX, CROP_PX, 3), 170, np.uint8)
     side[:, CROP_PX // 2:] = 185
-    assert blank_face(side)
+    assert blank_face(FaceInk(side))
     top = np.full((CROP_PX, CROP_PX, 3), 235, np.uint8)
     cv2.rectangle(top, (12, 14), (28, 26), (150, 150, 150), -1)  # 0.64 of the white: the faintest symbols
-    assert not blank_face(top)
+    assert not blank_face(FaceInk(top))
 
 
 # --- any plain tray: the tray and the dice measured in the picture (issue 13, part 7) ---

@@ -984,9 +984,9 @@ def _in_surround(blob: DieBlob, margin: int) -> DieBlob:
     return DieBlob((blob.centre[0] + margin, blob.centre[1] + margin), blob.angle_deg, blob.area_units)
 
 
-def blank_face(crop: np.ndarray) -> bool:
-    """Whether a face crop shows no symbol at all (its darkest pixels nearly as light as its white)."""
-    return FaceInk(crop).darkest > BLANK_FACE_ABOVE
+def blank_face(ink: FaceInk) -> bool:
+    """Whether a face crop (``FaceInk``) shows no symbol at all: its darkest pixels nearly as light as its white."""
+    return ink.darkest > BLANK_FACE_ABOVE
 
 
 _DARKEST_FEATURE = feature_names().index("darkest")  # ``FaceInk.darkest`` among a crop's ``face_features``
@@ -1173,7 +1173,7 @@ class DiceReader:
             # side, or by the wall with its top out over the floor's edge), and a crop whose symbol lies near
             # its edge straddles a side face and the top. The top is where the die's own symbol is.
             ink = FaceInk(crop)
-            blank = ink.darkest > BLANK_FACE_ABOVE
+            blank = blank_face(ink)
             if levels is not None and (blank or symbol_off_centre(ink)):
                 others = tuple(b.centre for j, b in enumerate(blobs) if j != i)
                 within = BLANK_FACE_SEARCH if blank else 1.0
