@@ -1168,20 +1168,21 @@ class DiceReader:
                      top_beyond_floor(surround, margin, blob, levels, tuple(b.centre for b in blobs if b is not blob))
                      for blob in blobs]
         crops = [seen_face_crop(surround, _in_surround(b, margin)) for b in blobs]
-        for i, (crop, _) in enumerate(crops):
+        inks = [FaceInk(crop) for crop, _ in crops]
+        for i, ink in enumerate(inks):
             # Every face of a die has a symbol in its middle: a blank crop is a side face (a die seen from the
             # side, or by the wall with its top out over the floor's edge), and a crop whose symbol lies near
             # its edge straddles a side face and the top. The top is where the die's own symbol is.
-            ink = FaceInk(crop)
             blank = blank_face(ink)
             if levels is not None and (blank or symbol_off_centre(ink)):
                 others = tuple(b.centre for j, b in enumerate(blobs) if j != i)
                 within = BLANK_FACE_SEARCH if blank else 1.0
                 blobs[i] = top_beyond_floor(surround, margin, blobs[i], levels, others, within=within)
                 crops[i] = seen_face_crop(surround, _in_surround(blobs[i], margin))
+                inks[i] = FaceInk(crops[i][0])
         features = [face_features(crop) for crop, _ in crops]
         seen = [fraction for _, fraction in crops]
-        centred = [not symbol_off_centre(FaceInk(crop)) for crop, _ in crops]
+        centred = [not symbol_off_centre(ink) for ink in inks]
         return blobs, seen, np.array(features, np.float32) if features else np.zeros((0, 0), np.float32), centred
 
     def _read(self, floor: np.ndarray, surround: np.ndarray, margin: int, view: TrayView) -> tuple[DieReading, ...]:
