@@ -475,13 +475,19 @@ def _lens_k(barrel: float) -> float:
     return barrel / (1.0 - barrel) ** 3
 
 
+def _lens_middle() -> tuple[float, float, float]:
+    """(x, y, half diagonal) of the frame's middle, in pixels: where a lens bends about, and its radii's unit."""
+    w, h = FRAME_SIZE
+    cx, cy = (w - 1) / 2, (h - 1) / 2
+    return cx, cy, math.hypot(cx, cy)
+
+
 @functools.lru_cache(maxsize=4)
 def _lens_maps(barrel: float) -> tuple[np.ndarray, np.ndarray]:
     """cv2.remap's maps of the bent frame: where in the pinhole frame each of its pixels looks. Beyond the
     pinhole frame (the corners, which a bent lens sees more of) the frame's edge is repeated."""
     w, h = FRAME_SIZE
-    cx, cy = (w - 1) / 2, (h - 1) / 2
-    half_diagonal = math.hypot(cx, cy)
+    cx, cy, half_diagonal = _lens_middle()
     ys, xs = np.mgrid[0:h, 0:w].astype(np.float32)
     dx, dy = (xs - cx) / half_diagonal, (ys - cy) / half_diagonal
     stretch = 1.0 + _lens_k(barrel) * (dx * dx + dy * dy)
@@ -491,9 +497,8 @@ def _lens_maps(barrel: float) -> tuple[np.ndarray, np.ndarray]:
 def lens_bent_points(points: np.ndarray, barrel: float) -> np.ndarray:
     """Where a lens of ``barrel`` (``TableSpec.lens_barrel``) puts points (n, 2) of the pinhole frame: the
     inverse of ``_lens_maps``' radial stretch, by Newton's method on each radius."""
-    w, h = FRAME_SIZE
-    centre = np.array([(w - 1) / 2, (h - 1) / 2])
-    half_diagonal = float(np.hypot(*centre))
+    cx, cy, half_diagonal = _lens_middle()
+    centre = np.array([cx, cy])
     k = _lens_k(barrel)
     offset = (np.asarray(points, np.float64) - centre) / half_diagonal
     pinhole = np.linalg.norm(offset, axis=-1, keepdims=True)
