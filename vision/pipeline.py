@@ -26,7 +26,7 @@ from vision.cells.reader import DRAWABLE_INDEX
 from vision.dice.geometry import TRAY_LAYOUT
 from vision.dice.reader import DiceReader
 from vision.marker_plane import LocatedPlane, PlaneLayout, detect_markers
-from vision.observation import BoardReading, Observation
+from vision.observation import BoardReading, DieReading, Observation
 from vision.pirates.geometry import TRACK_LAYOUT
 from vision.pirates.reader import PirateReader, read_block, rectify_block
 from vision.stability import frame_sharpness
@@ -245,8 +245,21 @@ class TableReader:
         jobs = [(r, hands.get(lb.seat), cached.cells if cached is not None and changed is not None else None, changed)
                 for (_, lb, _, _, cached, changed), r in zip(to_read, sharpest, strict=True)]
         self.cells_read += sum(len(DRAWABLE_INDEX) if previous is None else len(changed or ()) for _, _, previous, changed in jobs)
+        # BLAS limited around the whole batch: each read's own limit then saves and restores 1, whatever order
+        # the threads enter and leave in (``_start_cells``).
+        with single_threaded_blas():
+            collect_cells = self._start_cells(jobs)
+            # The tray, its dice and the track are read while the pool reads the boards' cells, on a core the
+            # boards leave free (measured on 2 cores: one board 12.5 ms a frame faster, two 6.7 ms, four 1.7 ms).
+            # Measured at 640 px wide: at the fast-path size a motion blur hides in the downscaling.
+            sharpness = frame_sharpness(gray, width=640)
+            tray_plane, dice = self._read_tray(frame, small, gray, scale, markers, kept_markers=seen is not None)
+            track_plane = self._stickers.track(gray, markers)
+            track_read = read_block(rectify_block(track_plane, gray), len(boards) if 2 <= len(boards) <= 5 else None) \
+                if track_plane is not None else None
+            read_cells = collect_cells()
         for (slot, lb, thumb, corners, cached, changed), rectified, ((city, confidence, uncertain, alternatives), cells) in zip(
-                to_read, sharpest, self._read_cells(jobs), strict=True):
+                to_read, sharpest, read_cells, strict=True):
             board = BoardReading(
                 seat=lb.seat,
                 city=tuple(city),
@@ -262,37 +275,12 @@ class TableReader:
                 thumb = _with_cells_of(cached.thumb, thumb, changed)
             self._board_cache[lb.seat] = _ReadBoard(thumb, board, getattr(hands.get(lb.seat), "version", -1), cells)
             boards[slot] = board
-        # Measured at 640 px wide: at the fast-path size a motion blur hides in the downscaling.
-        extra: dict[str, Any] = {"sharpness": frame_sharpness(gray, width=640)}
-        tray = self._tray_cache
-        if tray is not None and (tray.frame_shape != frame.shape or tray.small.shape != small.shape):
-            tray = None
-        if tray is not None and not _covers(self._changed_pixels(tray.small, small, _UNCHANGED_LEVEL),
-                                            _plane_outline(tray.plane) * scale, grow=_AROUND_PLANE):
-            # Nothing changed over the tray or within _AROUND_PLANE of it (its stickers, a die's top leaning out).
-            tray_plane, dice = tray.plane, tray.dice
-            self.trays_reused += 1
-        else:
-            if tray is not None and seen is not None:
-                # The markers were kept (nothing moved at the tray's corners): the tray is where it was read.
-                tray_plane = tray.plane
-            else:
-                tray_plane = self.dice_reader.locate(frame, markers, gray)  # its size measured from its stickers
-            dice = None
-            if tray_plane is not None:
-                dice = self.dice_reader.read_plane(frame, tray_plane)
-                if dice:
-                    tops = tray_plane.to_frame(np.array([d.centre for d in dice], np.float64))
-                    dice = tuple(dataclasses.replace(d, in_frame=(float(x), float(y))) for d, (x, y) in zip(dice, tops, strict=True))
-            self._tray_cache = _KeptTray(small, tray_plane, dice, frame.shape) if tray_plane is not None else None
-        track_plane = self._stickers.track(gray, markers)
+        extra: dict[str, Any] = {"sharpness": sharpness}
         pirate_boxes = None
-        if track_plane is not None:
-            hint = len(boards) if 2 <= len(boards) <= 5 else None
-            reading = read_block(rectify_block(track_plane, gray), hint)
-            pirate_boxes = reading.boxes
-            extra["pirates_confidence"] = reading.confidence
-            extra["pirate_players"] = reading.players
+        if track_read is not None:
+            pirate_boxes = track_read.boxes
+            extra["pirates_confidence"] = track_read.confidence
+            extra["pirate_players"] = track_read.players
         if tray_plane is not None and previous is not None and previous.shape == small.shape:
             # Something moved in the tray since the last frame (a die rolling, a hand): dice read now
             # are not at rest.
@@ -316,25 +304,51 @@ class TableReader:
         return Observation(boards=tuple(b for b in boards if b is not None), dice=dice, pirate_boxes=pirate_boxes,
                            extra=extra)
 
-    def _read_cells(self, boards: list[_CellsJob]) -> list[tuple[CellsRead, Any]]:
-        """The cell reader on each (board, its seat's hand or None, its cells' last reading or None, the
-        cells to read again), side by side on the machine's cores when there are several: the network's
-        matrix products and OpenCV release the GIL, so 4 boards take 26-30 ms on this 2-core machine instead
-        of 51 (and BLAS stays on one thread per board, see ``single_threaded_blas``)."""
+    def _start_cells(self, boards: list[_CellsJob]) -> Callable[[], list[tuple[CellsRead, Any]]]:
+        """Starts the cell reader on each (board, its seat's hand or None, its cells' last reading or None, the
+        cells to read again), side by side on the machine's cores when there are several, and gives what
+        collects the readings, in the boards' order. The network's matrix products and OpenCV release the GIL,
+        so 4 boards take 26-30 ms on this 2-core machine instead of 51. The caller limits BLAS to one thread a
+        board until it has collected (``single_threaded_blas``) and reads the dice meanwhile; with one core the
+        boards are read when collected."""
         cores = min(os.cpu_count() or 1, _MAX_BOARD_THREADS)
         read = self._read_one_board
-        if cores <= 1 or len(boards) <= 1:
-            return [read(b) for b in boards]
+        if cores <= 1 or not boards:
+            return lambda: [read(b) for b in boards]
         if self._pool is None:
             self._pool = ThreadPoolExecutor(max_workers=cores, thread_name_prefix="board")
-        # Limited here, around the whole batch: each read's own limit then saves and restores 1, whatever
-        # order the threads enter and leave in.
-        with single_threaded_blas():
-            return list(self._pool.map(read, boards))
+        futures = [self._pool.submit(read, b) for b in boards]
+        return lambda: [f.result() for f in futures]
+
+    def _read_tray(self, frame: np.ndarray, small: np.ndarray, gray: np.ndarray, scale: tuple[float, float],
+                   markers: dict[int, np.ndarray], *, kept_markers: bool) -> tuple[Any, tuple[DieReading, ...] | None]:
+        """(the tray's plane or None, its dice): the last reading when nothing changed over the tray, else read
+        again (where it was when ``kept_markers``: nothing moved at its corners)."""
+        tray = self._tray_cache
+        if tray is not None and (tray.frame_shape != frame.shape or tray.small.shape != small.shape):
+            tray = None
+        if tray is not None and not _covers(self._changed_pixels(tray.small, small, _UNCHANGED_LEVEL),
+                                            _plane_outline(tray.plane) * scale, grow=_AROUND_PLANE):
+            # Nothing changed over the tray or within _AROUND_PLANE of it (its stickers, a die's top leaning out).
+            self.trays_reused += 1
+            return tray.plane, tray.dice
+        if tray is not None and kept_markers:
+            # The markers were kept (nothing moved at the tray's corners): the tray is where it was read.
+            tray_plane = tray.plane
+        else:
+            tray_plane = self.dice_reader.locate(frame, markers, gray)  # its size measured from its stickers
+        dice = None
+        if tray_plane is not None:
+            dice = self.dice_reader.read_plane(frame, tray_plane)
+            if dice:
+                tops = tray_plane.to_frame(np.array([d.centre for d in dice], np.float64))
+                dice = tuple(dataclasses.replace(d, in_frame=(float(x), float(y))) for d, (x, y) in zip(dice, tops, strict=True))
+        self._tray_cache = _KeptTray(small, tray_plane, dice, frame.shape) if tray_plane is not None else None
+        return tray_plane, dice
 
     def _read_one_board(self, board: _CellsJob) -> tuple[CellsRead, Any]:
         """((city, confidence, uncertain, alternatives), the cells' reading for the next read or None) of a
-        job (``_read_cells``); a reader without alternatives gives none, one without ``read_cells`` reads
+        job (``_start_cells``); a reader without alternatives gives none, one without ``read_cells`` reads
         the whole board every time."""
         reader = self.cell_reader
         rectified, hand, previous, changed = board

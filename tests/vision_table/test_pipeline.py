@@ -224,3 +224,35 @@ def test_the_quiet_zone_leaves_out_every_plane_corner_and_marker():
     assert not quiet[int(300 * scale), int(700 * scale)]  # the table beside it
     with_marker = _quiet_zone((180, 320), (1080, 1920), [board * 2.2], marker)
     assert with_marker[int(800 * scale), int(800 * scale)] and not with_marker[int(630 * scale), int(630 * scale)]
+
+
+def test_the_dice_are_read_while_the_boards_cells_are(table_spec, cell_stub, monkeypatch):
+    """The tray and its dice are read on the frame's own thread while the pool reads the boards' cells, not
+    after them: here each board's reading waits for the dice reader to have started (read one after the
+    other, the boards would wait for dice that are read only once the boards are done)."""
+    import threading
+
+    import vision.pipeline as pipeline
+
+    monkeypatch.setattr(pipeline.os, "cpu_count", lambda: 2)  # the pool, even on a one-core machine
+    dice_started = threading.Event()
+    waited: list[bool] = []
+
+    class CellsAfterDice:
+        def read(self, rectified: np.ndarray) -> tuple[list[str], list[list[float]], list[str]]:
+            waited.append(dice_started.wait(timeout=10))
+            return cell_stub.read(rectified)
+
+    reader = TableReader(cell_reader=CellsAfterDice())
+    read_plane = reader.dice_reader.read_plane
+
+    def read_dice(*args, **kwargs):  # type: ignore[no-untyped-def]
+        dice_started.set()
+        return read_plane(*args, **kwargs)
+
+    monkeypatch.setattr(reader.dice_reader, "read_plane", read_dice)
+    frame, truth = render_table(table_spec, np.random.default_rng(3))
+    obs = reader.read(frame)
+    assert waited == [True, True, True]
+    assert [b.seat for b in obs.boards] == [0, 1, 2]
+    assert sorted(obs.dice_faces) == sorted(truth.dice_faces)
