@@ -25,7 +25,8 @@ What is measured, per move with a drawing (the dice are taken as read right: thi
   unused), put to the players, the drawn move one of the two choices (a tap, no typing);
 - neither: asked, but the drawn move is neither choice (the players enter it by hand);
 - dispute: no legal action fits what was read; the players fix the board or enter the move;
-- wrong: the tracker recorded another move without asking (the costly error: nobody may notice);
+- wrong: the tracker recorded another move without asking (the costly error: nobody may notice); the
+  rules-aware tracker's are listed, each drawn move beside the one recorded;
 - and of the illegal drawings, how many became a dispute (caught) instead of being taken as a move.
 Before each drawing, cells that the camera reads as drawn where the board is empty are corrected by hand
 (the players do so when the dashboard shows them, as in the demo); counted as phantoms.
@@ -74,6 +75,8 @@ class Tally:
     cells_misread: int = 0
     dice_misread: int = 0  # frames of a drawn move whose dice the camera read otherwise (not given to the trackers)
     turns: list[dict[str, Any]] = field(default_factory=list)  # for --sweep: readings and truths
+    # The rules-aware tracker's moves recorded wrong without a question: what was drawn and what it took.
+    wrong_moves: list[str] = field(default_factory=list)
 
     def add(self, other: Tally) -> None:
         self.moves += other.moves
@@ -88,6 +91,7 @@ class Tally:
         self.cells_misread += other.cells_misread
         self.dice_misread += other.dice_misread
         self.turns.extend(other.turns)
+        self.wrong_moves.extend(other.wrong_moves)
 
 
 def _same_move(a: dict[str, Any] | None, b: dict[str, Any]) -> bool:
@@ -96,6 +100,15 @@ def _same_move(a: dict[str, Any] | None, b: dict[str, Any]) -> bool:
     def key(x: dict[str, Any]) -> tuple[Any, ...]:
         return (x.get("symbol"), int(x.get("turned", 0)), sorted((p["cell"], p["item"]) for p in x.get("place", [])))
     return key(a) == key(b)
+
+
+def _described(move: dict[str, Any]) -> str:
+    """A move in a few words: what it placed where, its symbol, how many of the dice rolled show it and how many
+    were turned to it."""
+    placed = ", ".join(f"{p['item']} on {p['cell']}" for p in move.get("place", []))
+    symbol = move.get("symbol")
+    return (f"{placed or 'nothing'} ({symbol}: {list(move.get('dice', [])).count(symbol)} rolled, "
+            f"{int(move.get('turned', 0))} turned)")
 
 
 def _play_one(args: tuple[int, int, str, str, bool]) -> Tally:
@@ -260,6 +273,10 @@ def _play_one(args: tuple[int, int, str, str, bool]) -> Tally:
                     tally.outcomes[mode]["right"] += 1
                 else:
                     tally.outcomes[mode]["wrong"] += 1
+                    recorded = tracker.last_action if len(tracker.move_seqs) > moves_before else None
+                    if mode == "rules":
+                        tally.wrong_moves.append(f"{family}: drawn {_described(action)}, recorded "
+                                                 f"{_described(recorded) if recorded is not None else 'nothing'}")
                     if len(tracker.move_seqs) > moves_before:
                         tracker.undo()
                     tracker.enter_move(action)
@@ -415,6 +432,8 @@ def main() -> int:
           f"(FIT_WITHIN {FIT_WITHIN}, DROP_WITHIN {DROP_WITHIN}, ASK_WITHIN {ASK_WITHIN}, "
           f"DOUBT_BELOW {DOUBT_BELOW}, DOUBT_WITHIN {DOUBT_WITHIN}, UNUSED_DOUBT_BELOW {UNUSED_DOUBT_BELOW}; "
           f"{time.perf_counter() - t0:.0f} s)")
+    for line in total.wrong_moves:
+        print(f"  recorded wrong without a question, rules-aware: {line}")
     if args.sweep:
         print("thresholds (rules-aware, same readings)")
         print(" fit drop  ask prior doubt below unused   right  asked neither dispute  wrong  caught   greedy bots: right wrong")
