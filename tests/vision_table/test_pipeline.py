@@ -226,33 +226,38 @@ def test_the_quiet_zone_leaves_out_every_plane_corner_and_marker():
     assert with_marker[int(800 * scale), int(800 * scale)] and not with_marker[int(630 * scale), int(630 * scale)]
 
 
-def test_the_dice_are_read_while_the_boards_cells_are(table_spec, cell_stub, monkeypatch):
-    """The tray and its dice are read on the frame's own thread while the pool reads the boards' cells, not
-    after them: here each board's reading waits for the dice reader to have started (read one after the
-    other, the boards would wait for dice that are read only once the boards are done)."""
+@pytest.mark.parametrize("boards", [1, 3])
+def test_the_dice_are_read_while_the_boards_cells_are(table_spec, cell_stub, monkeypatch, boards):
+    """The tray and its dice are read on the frame's own thread while the pool reads the boards' cells, a lone
+    board's too: here each board's reading waits for the dice reader to have started, and the dice reader for
+    a board's reading to have started. Read one after the other, in either order, one would wait in vain."""
     import threading
 
     import vision.pipeline as pipeline
 
     monkeypatch.setattr(pipeline.os, "cpu_count", lambda: 2)  # the pool, even on a one-core machine
-    dice_started = threading.Event()
+    dice_started, cells_started = threading.Event(), threading.Event()
     waited: list[bool] = []
+    dice_waited: list[bool] = []
 
-    class CellsAfterDice:
+    class CellsBesideDice:
         def read(self, rectified: np.ndarray) -> tuple[list[str], list[list[float]], list[str]]:
+            cells_started.set()
             waited.append(dice_started.wait(timeout=10))
             return cell_stub.read(rectified)
 
-    reader = TableReader(cell_reader=CellsAfterDice())
+    reader = TableReader(cell_reader=CellsBesideDice())
     read_plane = reader.dice_reader.read_plane
 
     def read_dice(*args, **kwargs):  # type: ignore[no-untyped-def]
         dice_started.set()
+        dice_waited.append(cells_started.wait(timeout=10))
         return read_plane(*args, **kwargs)
 
     monkeypatch.setattr(reader.dice_reader, "read_plane", read_dice)
-    frame, truth = render_table(table_spec, np.random.default_rng(3))
+    spec = dataclasses.replace(table_spec, cities=table_spec.cities[:boards])
+    frame, truth = render_table(spec, np.random.default_rng(3))
     obs = reader.read(frame)
-    assert waited == [True, True, True]
-    assert [b.seat for b in obs.boards] == [0, 1, 2]
+    assert waited == [True] * boards and dice_waited == [True]
+    assert [b.seat for b in obs.boards] == list(range(boards))
     assert sorted(obs.dice_faces) == sorted(truth.dice_faces)
