@@ -251,13 +251,16 @@ class TableReader:
             collect_cells = self._start_cells(jobs)
             # The tray, its dice and the track are read while the pool reads the boards' cells, on a core the
             # boards leave free (measured on 2 cores: one board 12.5 ms a frame faster, two 6.7 ms, four 1.7 ms).
-            # Measured at 640 px wide: at the fast-path size a motion blur hides in the downscaling.
-            sharpness = frame_sharpness(gray, width=640)
-            tray_plane, dice = self._read_tray(frame, small, gray, scale, markers, kept_markers=seen is not None)
-            track_plane = self._stickers.track(gray, markers)
-            track_read = read_block(rectify_block(track_plane, gray), len(boards) if 2 <= len(boards) <= 5 else None) \
-                if track_plane is not None else None
-            read_cells = collect_cells()
+            try:
+                # Measured at 640 px wide: at the fast-path size a motion blur hides in the downscaling.
+                sharpness = frame_sharpness(gray, width=640)
+                tray_plane, dice = self._read_tray(frame, small, gray, scale, markers, kept_markers=seen is not None)
+                track_plane = self._stickers.track(gray, markers)
+                hint = len(boards) if 2 <= len(boards) <= 5 else None
+                track_read = read_block(rectify_block(track_plane, gray), hint) if track_plane is not None else None
+            finally:
+                # Whatever happened above, no board is still being read once this frame's read is over.
+                read_cells = collect_cells()
         for (slot, lb, thumb, corners, cached, changed), rectified, ((city, confidence, uncertain, alternatives), cells) in zip(
                 to_read, sharpest, read_cells, strict=True):
             board = BoardReading(

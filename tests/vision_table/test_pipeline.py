@@ -261,3 +261,34 @@ def test_the_dice_are_read_while_the_boards_cells_are(table_spec, cell_stub, mon
     assert waited == [True] * boards and dice_waited == [True]
     assert [b.seat for b in obs.boards] == list(range(boards))
     assert sorted(obs.dice_faces) == sorted(truth.dice_faces)
+
+
+def test_a_failing_dice_read_leaves_no_board_being_read(table_spec, cell_stub, monkeypatch):
+    """An error while the dice are read reaches the caller once every board's reading is over: nothing of this
+    frame goes on in the pool behind the caller's back."""
+    import threading
+
+    import vision.pipeline as pipeline
+
+    monkeypatch.setattr(pipeline.os, "cpu_count", lambda: 2)
+    cells_started = threading.Event()
+    finished: list[int] = []
+
+    class SlowCells:
+        def read(self, rectified: np.ndarray) -> tuple[list[str], list[list[float]], list[str]]:
+            cells_started.set()
+            threading.Event().wait(0.3)
+            finished.append(1)
+            return cell_stub.read(rectified)
+
+    reader = TableReader(cell_reader=SlowCells())
+
+    def failing_dice(*args, **kwargs):  # type: ignore[no-untyped-def]
+        cells_started.wait(timeout=10)
+        raise RuntimeError("dice reader failed")
+
+    monkeypatch.setattr(reader.dice_reader, "read_plane", failing_dice)
+    frame, _ = render_table(table_spec, np.random.default_rng(3))
+    with pytest.raises(RuntimeError, match="dice reader failed"):
+        reader.read(frame)
+    assert len(finished) == 3
