@@ -324,7 +324,8 @@ class TableReader:
         return lambda: [f.result() for f in futures]
 
     def _read_tray(self, frame: np.ndarray, small: np.ndarray, gray: np.ndarray, scale: tuple[float, float],
-                   markers: dict[int, np.ndarray], *, kept_markers: bool) -> tuple[Any, tuple[DieReading, ...] | None]:
+                   markers: dict[int, np.ndarray], *, kept_markers: bool,
+                   ) -> tuple[LocatedPlane | None, tuple[DieReading, ...] | None]:
         """(the tray's plane or None, its dice): the last reading when nothing changed over the tray, else read
         again (where it was when ``kept_markers``: nothing moved at its corners)."""
         tray = self._tray_cache
