@@ -72,19 +72,40 @@ def make_fine_detector() -> cv2.aruco.ArucoDetector:
     return detector
 
 
-_DETECTORS: dict[bool, cv2.aruco.ArucoDetector] = {}
+def make_wide_detector() -> cv2.aruco.ArucoDetector:
+    """The last look for a plane ``PlaneLayout.fine_look`` asks for that still shows fewer than three markers
+    after the fine one: the kit's detector with OpenCV's own three threshold windows (3, 13 and 23 px, 7 levels
+    darker), one finer and one coarser than the first two looks'. A 30 x 20 cm tray seen small and at a slant
+    showed its two left stickers at 15 px, their white rim a pixel or two against a dark table: the 15 px and
+    7 px windows joined the rim to the table, the 3 px and the 23 px ones each kept it apart for one of them, and
+    with three stickers the tray is measured whole (with two on one side its width is the reference tray's, and
+    its dice were placed 6 cm off). Three windows cost about three looks, and only such frames pay them."""
+    detector = make_detector()
+    params = detector.getDetectorParameters()
+    defaults = cv2.aruco.DetectorParameters()
+    params.adaptiveThreshWinSizeMin = defaults.adaptiveThreshWinSizeMin
+    params.adaptiveThreshWinSizeMax = defaults.adaptiveThreshWinSizeMax
+    params.adaptiveThreshWinSizeStep = defaults.adaptiveThreshWinSizeStep
+    params.adaptiveThreshConstant = defaults.adaptiveThreshConstant
+    detector.setDetectorParameters(params)
+    return detector
 
 
-def _detect(gray: np.ndarray, fine: bool = False) -> dict[int, np.ndarray]:
-    """The kit's markers in view, one per id (the last the detector gives when it sees an id twice)."""
-    return {i: quads[-1] for i, quads in _detect_all(gray, fine).items()}
+_MAKE_DETECTOR = {"kit": make_detector, "fine": make_fine_detector, "wide": make_wide_detector}
+_DETECTORS: dict[str, cv2.aruco.ArucoDetector] = {}
 
 
-def _detect_all(gray: np.ndarray, fine: bool = False) -> dict[int, list[np.ndarray]]:
+def _detect(gray: np.ndarray, look: str = "kit") -> dict[int, np.ndarray]:
+    """The kit's markers in view, one per id (the last the detector gives when it sees an id twice); ``look``:
+    which detector (``_MAKE_DETECTOR``)."""
+    return {i: quads[-1] for i, quads in _detect_all(gray, look).items()}
+
+
+def _detect_all(gray: np.ndarray, look: str = "kit") -> dict[int, list[np.ndarray]]:
     """Every quad that decodes as one of the kit's ids: a drawing can decode as a sticker's id too."""
-    detector = _DETECTORS.get(fine)
+    detector = _DETECTORS.get(look)
     if detector is None:
-        detector = _DETECTORS[fine] = make_fine_detector() if fine else make_detector()
+        detector = _DETECTORS[look] = _MAKE_DETECTOR[look]()
     corners, ids, _ = detector.detectMarkers(gray)
     if ids is None:
         return {}
@@ -153,23 +174,30 @@ def detect_markers(frame: np.ndarray, layouts: Sequence[PlaneLayout] = ()) -> di
     whole frame. So does any other plane that still shows just one: it is there, and one marker places
     nothing (a board needs two). Soft, small stickers (a board at 23-29 px a cell, pixels averaged as a
     camera's, a little blur) left 2 boards of 300 with one marker found; the fine look finds two or three.
+    A plane of ``fine_look`` with fewer than three still gets a last, wide look (``make_wide_detector``).
     """
     gray = frame if frame.ndim == 2 else cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
     seen = _detect_all(gray)
     found = {i: quads[-1] for i, quads in seen.items()}
-    fine: dict[int, np.ndarray] | None = None  # the fine look, made at most once a frame
+    looks: dict[str, dict[int, np.ndarray]] = {}  # the fine and wide looks, each made at most once a frame
     for layout in layouts:
         _settle_twins(found, seen, layout)
         _drop_misfits(found, layout)
         _second_looks(gray, found, layout)
         _settle_twins(found, seen, layout)  # the second look may have found the markers that tell twins apart
         shown = sum(m in found for m in layout.marker_origins)
-        if (layout.fine_look and shown < _FINE_LOOK_BELOW) or shown == 1:
-            fine = _detect(gray, fine=True) if fine is None else fine
-            more = {m: c for m, c in fine.items() if m in layout.marker_origins and m not in found}
+        for look in ("fine", "wide"):
+            if not ((layout.fine_look and shown < _FINE_LOOK_BELOW) or shown == 1):
+                break
+            if look == "wide" and not layout.fine_look:
+                break  # (a board or the track with one marker after the fine look: as before, not looked for again)
+            if look not in looks:
+                looks[look] = _detect(gray, look)
+            more = {m: c for m, c in looks[look].items() if m in layout.marker_origins and m not in found}
             if more:
                 found.update(more)
                 _second_looks(gray, found, layout)
+                shown = sum(m in found for m in layout.marker_origins)
     return found
 
 
