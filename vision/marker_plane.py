@@ -79,7 +79,8 @@ def make_wide_detector() -> cv2.aruco.ArucoDetector:
     showed its two left stickers at 15 px, their white rim a pixel or two against a dark table: the 15 px and
     7 px windows joined the rim to the table, the 3 px and the 23 px ones each kept it apart for one of them, and
     with three stickers the tray is measured whole (with two on one side its width is the reference tray's, and
-    its dice were placed 6 cm off). Three windows cost about three looks, and only such frames pay them."""
+    its dice were placed 6 cm off). Three windows cost about three first looks (50-60 ms on a 1080p frame here),
+    so it is made only when the tray shows one or two stickers, not when it shows none (maybe no tray)."""
     detector = make_detector()
     params = detector.getDetectorParameters()
     defaults = cv2.aruco.DetectorParameters()
@@ -174,7 +175,7 @@ def detect_markers(frame: np.ndarray, layouts: Sequence[PlaneLayout] = ()) -> di
     whole frame. So does any other plane that still shows just one: it is there, and one marker places
     nothing (a board needs two). Soft, small stickers (a board at 23-29 px a cell, pixels averaged as a
     camera's, a little blur) left 2 boards of 300 with one marker found; the fine look finds two or three.
-    A plane of ``fine_look`` with fewer than three still gets a last, wide look (``make_wide_detector``).
+    A plane of ``fine_look`` that shows one or two still gets a last, wide look (``make_wide_detector``).
     """
     gray = frame if frame.ndim == 2 else cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
     seen = _detect_all(gray)
@@ -189,8 +190,10 @@ def detect_markers(frame: np.ndarray, layouts: Sequence[PlaneLayout] = ()) -> di
         for look in ("fine", "wide"):
             if not ((layout.fine_look and shown < _FINE_LOOK_BELOW) or shown == 1):
                 break
-            if look == "wide" and not layout.fine_look:
-                break  # (a board or the track with one marker after the fine look: as before, not looked for again)
+            if look == "wide" and not (layout.fine_look and shown >= 1):
+                # Only a tray some sticker of which is seen (about 3 first looks' time, so not every frame of a
+                # table without one); a board or the track with one sticker after the fine look, as before.
+                break
             if look not in looks:
                 looks[look] = _detect(gray, look)
             more = {m: c for m, c in looks[look].items() if m in layout.marker_origins and m not in found}
