@@ -77,9 +77,9 @@ def make_wide_detector() -> cv2.aruco.ArucoDetector:
     after the fine one: the kit's detector with OpenCV's own three threshold windows (3, 13 and 23 px, 7 levels
     darker), one finer and one coarser than the first two looks'. A 30 x 20 cm tray seen small and at a slant
     showed its two left stickers at 15 px, their white rim a pixel or two against a dark table: the 15 px and
-    7 px windows joined the rim to the table, the 3 px and the 23 px ones each kept it apart for one of them, and
-    with three stickers the tray is measured whole (with two on one side its width is the reference tray's, and
-    its dice were placed 6 cm off). Three windows cost about three first looks (50-60 ms on a 1080p frame here),
+    7 px windows joined the rim to the table, the 3 px and the 23 px ones each kept it apart for the upper one,
+    and with three stickers the tray is measured whole (with two on one side its width is the reference tray's, and
+    its dice were placed 6 cm off). Three windows cost about three first looks (3.3 times one, on 1080p frames),
     so it is made only when the tray shows one or two stickers, not when it shows none (maybe no tray)."""
     detector = make_detector()
     params = detector.getDetectorParameters()
