@@ -9,6 +9,8 @@ dim light is found as whole as a black pair of swords.
 
 from __future__ import annotations
 
+import functools
+
 import cv2
 import numpy as np
 
@@ -52,6 +54,11 @@ class FaceInk:
         self.threshold = float(np.clip((1.0 + self.darkest) / 2, 0.55, 0.8))
         self.ink = (self.relative < self.threshold) & _INNER
 
+    @functools.cached_property
+    def moments(self) -> dict[str, float]:
+        """The symbol mask's image moments (``cv2.moments``): where it lies and how it is spread."""
+        return cv2.moments(self.ink.view(np.uint8), binaryImage=True)
+
 
 def feature_names() -> list[str]:
     names = ["ink_frac", "mean_b", "mean_g", "mean_r", "std_b", "std_g", "std_r", "value", "chroma"]
@@ -68,9 +75,10 @@ def feature_names() -> list[str]:
 N_FEATURES = len(feature_names())
 
 
-def face_features(face: np.ndarray) -> np.ndarray:
-    """Feature vector (float32, N_FEATURES) of a CROP_PX x CROP_PX BGR top-face crop."""
-    measured = FaceInk(face)
+def face_features(face: np.ndarray, measured: FaceInk | None = None) -> np.ndarray:
+    """Feature vector (float32, N_FEATURES) of a CROP_PX x CROP_PX BGR top-face crop; ``measured``: that crop's
+    ``FaceInk`` when the caller has it already."""
+    measured = FaceInk(face) if measured is None else measured
     norm, ink = measured.norm, measured.ink
     n_ink = int(ink.sum())
     out = np.zeros(N_FEATURES, np.float32)
@@ -79,7 +87,7 @@ def face_features(face: np.ndarray) -> np.ndarray:
     out[i] = measured.threshold
     out[i + 1] = measured.darkest
     mask = ink.view(np.uint8)
-    moments = cv2.moments(mask, binaryImage=True)
+    moments = measured.moments
     # Rings and circles centre on the symbol itself: a crop a little off the face's centre reads alike.
     centre = (CROP_PX - 1) / 2
     if moments["m00"] >= 4:

@@ -995,7 +995,7 @@ _DARKEST_FEATURE = feature_names().index("darkest")  # ``FaceInk.darkest`` among
 def symbol_off_centre(ink: FaceInk) -> bool:
     """Whether a face crop's symbol (``FaceInk``: at least MIN_OFF_CENTRE_INK pixels of it) lies farther than
     OFF_CENTRE_PX from the crop's middle."""
-    moments = cv2.moments(ink.ink.view(np.uint8), binaryImage=True)
+    moments = ink.moments
     if moments["m00"] < MIN_OFF_CENTRE_INK:
         return False
     centre = (CROP_PX - 1) / 2
@@ -1180,7 +1180,7 @@ class DiceReader:
                 blobs[i] = top_beyond_floor(surround, margin, blobs[i], levels, others, within=within)
                 crops[i] = seen_face_crop(surround, _in_surround(blobs[i], margin))
                 inks[i] = FaceInk(crops[i][0])
-        features = [face_features(crop) for crop, _ in crops]
+        features = [face_features(crop, ink) for (crop, _), ink in zip(crops, inks, strict=True)]
         seen = [fraction for _, fraction in crops]
         centred = [not symbol_off_centre(ink) for ink in inks]
         return blobs, seen, np.array(features, np.float32) if features else np.zeros((0, 0), np.float32), centred
