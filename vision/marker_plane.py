@@ -188,11 +188,7 @@ def detect_markers(frame: np.ndarray, layouts: Sequence[PlaneLayout] = ()) -> di
         _settle_twins(found, seen, layout)  # the second look may have found the markers that tell twins apart
         shown = sum(m in found for m in layout.marker_origins)
         for look in ("fine", "wide"):
-            if not ((layout.fine_look and shown < _FINE_LOOK_BELOW) or shown == 1):
-                break
-            if look == "wide" and not (layout.fine_look and shown >= 1):
-                # Only a tray some sticker of which is seen (about 3 first looks' time, so not every frame of a
-                # table without one); a board or the track with one sticker after the fine look, as before.
+            if not _wants_look(look, layout, shown):
                 break
             if look not in looks:
                 looks[look] = _detect(gray, look)
@@ -202,6 +198,15 @@ def detect_markers(frame: np.ndarray, layouts: Sequence[PlaneLayout] = ()) -> di
                 _second_looks(gray, found, layout)
                 shown = sum(m in found for m in layout.marker_origins)
     return found
+
+
+def _wants_look(look: str, layout: PlaneLayout, shown: int) -> bool:
+    """Whether a plane showing ``shown`` of its markers gets the ``look`` ("fine" or "wide") over the whole frame."""
+    if look == "fine":
+        return (layout.fine_look and shown < _FINE_LOOK_BELOW) or shown == 1
+    # The wide look (about three first looks' time) only for a tray some sticker of which is seen, so not on every
+    # frame of a table without one; a board or the track with one sticker after the fine look gets none.
+    return layout.fine_look and 1 <= shown < _FINE_LOOK_BELOW
 
 
 def _second_looks(gray: np.ndarray, found: dict[int, np.ndarray], layout: PlaneLayout) -> None:
