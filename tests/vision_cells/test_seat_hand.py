@@ -4,6 +4,7 @@ next to the network when that seat's board is read."""
 from __future__ import annotations
 
 import copy
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -194,7 +195,7 @@ def shipped() -> CellReader:
     return CellReader("en")
 
 
-def test_a_taught_seat_fits_the_letter_stage_last_layer_to_its_sheet(shipped):
+def test_a_taught_seat_fits_the_letter_stage_dense_layers_to_its_sheet(shipped):
     from vision.cells.reader import SEAT_STAGES
 
     assert "letters" in SEAT_STAGES and shipped.letters is not None
@@ -203,9 +204,17 @@ def test_a_taught_seat_fits_the_letter_stage_last_layer_to_its_sheet(shipped):
     hand = hands.hand(0)
     head = hand.stage_model(stage, shipped.allowed)
     assert head is not stage.head
-    assert all(a is b for a, b in zip(head.weights[:-1], stage.head.weights[:-1], strict=True))
-    assert not np.allclose(head.weights[-1], stage.head.weights[-1])
+    for fitted, own in zip(head.weights, stage.head.weights, strict=True):  # the hidden layer and the last
+        assert fitted.shape == own.shape and not np.allclose(fitted, own)
+    assert head.temperature == stage.head.temperature and head.replay_x is stage.head.replay_x
     assert hand.stage_model(stage, shipped.allowed) is head  # kept until the hand changes
+    # Fitted anew from the same drawings (a hand restarted from the store): the same head (seeded).
+    copied = SeatHand()
+    for glyph, drawing, ink, sure in zip(hand.glyphs, hand.drawings, hand.inks, hand.sure, strict=True):
+        copied.add(GLYPH_CLASSES[glyph], ink, drawing=drawing, sure=sure)
+    refitted = copied.stage_model(stage, shipped.allowed)
+    assert refitted is not head
+    assert all(np.array_equal(a, b) for a, b in zip(refitted.weights, head.weights, strict=True))
     # The sheet's own letters, as the seat's layer reads them from the kept drawings: it learned them.
     from vision.cells.close_look import close_from_cell_inks
 
@@ -278,3 +287,52 @@ def test_a_reading_the_players_chose_is_a_person_label_and_is_forgotten_with_its
 def test_what_told_a_drawing_is_a_persons_word_carried_or_not():
     assert all(labelled(s) for s in ("teach", "correction", "answer", "carried:correction", "carried:answer"))
     assert not any(labelled(s) for s in ("move", "carried:move", "carried:"))
+
+
+def test_a_redrawn_crop_is_the_same_drawing_moved_a_little():
+    import cv2
+
+    from vision.cells.seat_hand import redrawn
+
+    letter = np.zeros((40, 40), np.uint8)
+    cv2.putText(letter, "A", (12, 30), cv2.FONT_HERSHEY_SIMPLEX, 0.9, 255, 2)
+    crop = letter.astype(np.float32) / 170.0  # ink maps run 0..1.5 or so
+    crops = np.repeat(crop[None], 60, axis=0)
+    out = redrawn(crops, np.random.default_rng(1))
+    assert out.shape == crops.shape and out.dtype == np.float32
+    assert np.array_equal(out, redrawn(crops, np.random.default_rng(1)))  # seeded
+    assert len({o.tobytes() for o in out}) == len(out)  # every one drawn another way
+    assert min(np.abs(o - crop).sum() for o in out) > 0.05 * crop.sum()
+
+    def middle(ink: np.ndarray) -> np.ndarray:
+        ys, xs = np.mgrid[:40, :40]
+        return np.array([(ink * xs).sum(), (ink * ys).sum()]) / ink.sum()
+
+    # Still the same drawing, about where it was, neither wiped out nor smeared over the crop.
+    assert max(np.linalg.norm(middle(o) - middle(crop)) for o in out) < 5.0
+    mass = out.sum(axis=(1, 2)) / crop.sum()
+    assert mass.min() > 0.05 and mass.max() < 3.0  # (faint and thinned at once: about a tenth)
+    assert max(np.count_nonzero(o > 0.3) for o in out) < 3 * np.count_nonzero(crop > 0.3)
+
+
+def test_fine_tuning_a_head_keeps_what_its_replay_samples_know(shipped):
+    """A head fitted to one class's samples (``CellModel.fine_tune``) learns them, and its replay samples of
+    the other classes keep it from reading everything as that class."""
+    head = shipped.letters.head
+    classes = shipped.letters.look.classes & shipped.allowed
+    replay = classes[head.replay_y]
+    known = head.replay_x[replay], head.replay_y[replay]
+    raw = known[0] * head.scale + head.mean  # fine_tune takes raw features
+    reads = head.probabilities(raw, classes).argmax(axis=1)
+    before = (reads == known[1]).mean()
+    # A seat whose citizens look like the others' merchants: merchants the head reads right, taught as citizens.
+    merchant, taught_class = GLYPH_CLASSES.index("pM"), GLYPH_CLASSES.index("pC")
+    taught = raw[(known[1] == merchant) & (reads == merchant)][:4]
+    assert len(taught) >= 2
+    fitted = head.fine_tune(taught, np.full(len(taught), taught_class), classes)
+    assert (fitted.probabilities(taught, classes).argmax(axis=1) == taught_class).all()
+    after = (fitted.probabilities(raw, classes).argmax(axis=1) == known[1]).mean()
+    assert after >= before - 0.15
+    # Without replay samples the same fit reads every letter as the taught one.
+    alone = replace(head, replay_x=None, replay_y=None).fine_tune(taught, np.full(len(taught), taught_class), classes)
+    assert (alone.probabilities(raw, classes).argmax(axis=1) == taught_class).mean() > 0.5

@@ -4,7 +4,7 @@ Either the whole classifier on hand-made features (``model.npz``, trained with s
 ``vision.cells.train``) or the dense head on top of the convolutional trunk (``cnn.npz``, trained with
 PyTorch by ``vision.cells.train_cnn``); training libraries are dev dependencies only, never imported
 here. Probabilities are a temperature-scaled softmax, the temperature fitted on held-out cells so that
-a 0.9 means right about nine times in ten. ``fine_tune`` adapts the network to a taught hand.
+a 0.9 means right about nine times in ten. ``fine_tune`` adapts the dense layers to a taught hand.
 """
 
 from __future__ import annotations
@@ -90,37 +90,35 @@ class CellModel:
         p = np.exp(z)
         return p / p.sum(axis=1, keepdims=True)
 
-    def fine_tune(self, features: np.ndarray, labels: np.ndarray, *, epochs: int = 60, lr: float = 0.01,
-                  seed: int = 0) -> CellModel:
-        """Adapt to taught samples (raw features) by training on them plus the replay set (Adam)."""
-        x_new = self.standardise(features.astype(np.float32))
+    def fine_tune(self, features: np.ndarray, labels: np.ndarray, classes: np.ndarray, *, steps: int = 80,
+                  lr: float = 1e-3, batch: int = 64, seed: int = 0) -> CellModel:
+        """Every dense layer adapted to taught samples (raw features, labels among ``classes``: bool per
+        class): ``steps`` Adam steps, each on ``batch`` taught samples and as many of the replay set's
+        samples of ``classes``, so that what the network knew of the others' ways of drawing stays
+        (``seat_hand.stage_head``). Without replay samples, on the taught samples alone."""
+        x_new = self.standardise(np.asarray(features, np.float32))
+        y_new = np.asarray(labels, np.int64)
+        replay_x = np.zeros((0, x_new.shape[1]), np.float32)
+        replay_y = np.zeros(0, np.int64)
         if self.replay_x is not None and self.replay_y is not None:
-            x = np.vstack([x_new, self.replay_x])
-            y = np.concatenate([labels, self.replay_y])
-            # Taught samples weigh as much as the whole replay set: they are the hand to learn.
-            sample_w = np.concatenate([np.full(len(x_new), len(self.replay_x) / max(len(x_new), 1)),
-                                       np.ones(len(self.replay_x))])
-        else:
-            x, y, sample_w = x_new, labels, np.ones(len(x_new))
-        sample_w = (sample_w / sample_w.mean()).astype(np.float32)
-        params = [p.copy() for pair in zip(self.weights, self.biases, strict=True) for p in pair]
+            kept = np.asarray(classes, bool)[self.replay_y]
+            replay_x, replay_y = self.replay_x[kept], self.replay_y[kept]
+        params = [p.astype(np.float32) for pair in zip(self.weights, self.biases, strict=True) for p in pair]
         m = [np.zeros_like(p) for p in params]
         v = [np.zeros_like(p) for p in params]
         rng = np.random.default_rng(seed)
-        step = 0
-        batch = 128
-        for _ in range(epochs):
-            order = rng.permutation(len(x))
-            for start in range(0, len(x), batch):
-                idx = order[start:start + batch]
-                grads = _backprop(params, x[idx], y[idx], sample_w[idx], len(self.classes))
-                step += 1
-                for i, g in enumerate(grads):
-                    m[i] = 0.9 * m[i] + 0.1 * g
-                    v[i] = 0.999 * v[i] + 0.001 * g * g
-                    m_hat = m[i] / (1 - 0.9**step)
-                    v_hat = v[i] / (1 - 0.999**step)
-                    params[i] -= lr * m_hat / (np.sqrt(v_hat) + 1e-8)
+        for step in range(1, steps + 1):
+            taught = rng.integers(len(y_new), size=batch)
+            replayed = rng.integers(len(replay_y), size=batch if len(replay_y) else 0)
+            x = np.vstack([x_new[taught], replay_x[replayed]])
+            y = np.concatenate([y_new[taught], replay_y[replayed]])
+            grads = _backprop(params, x, y, np.ones(len(y), np.float32), len(self.classes))
+            for i, g in enumerate(grads):
+                m[i] = 0.9 * m[i] + 0.1 * g
+                v[i] = 0.999 * v[i] + 0.001 * g * g
+                m_hat = m[i] / (1 - 0.9**step)
+                v_hat = v[i] / (1 - 0.999**step)
+                params[i] = params[i] - lr * m_hat / (np.sqrt(v_hat) + 1e-8)
         return replace(self, weights=tuple(params[0::2]), biases=tuple(params[1::2]))
 
 

@@ -80,7 +80,7 @@ INNER_WALL_PRIOR = 0.05
 # most this many, each at least this probable (the rest of the mass is spread thin over the others).
 ALTERNATIVES_KEPT = 6
 ALTERNATIVE_AT_LEAST = 0.001
-# The close-look stages whose last layer a seat's hand fits to its own drawings (``SeatHand.stage_model``).
+# The close-look stages whose head a seat's hand fits to its own drawings (``SeatHand.stage_model``).
 # The letter stage (2026-11-27, stop 41). Teaching sheets, each family's hands read by the networks that never
 # saw it, 20 fresh boards a player: with the layer fitted on close crops cut from the sheet's photo, quick,
 # round, school and loose at dev seeds 5151 and 5252 misread 488 -> 433 of 26,240 cells (fewer at every one
@@ -311,7 +311,7 @@ class CellReader:
             if stage is not None:
                 # Which letter a person is, which digit a church, read again (``vision.cells.close_look``).
                 cells = [int(i) for i in np.flatnonzero(stage.look.wants(probs) & read_here)]
-                # A seat's own drawings of the stage's kind fit its last layer too (``SeatHand.stage_model``).
+                # A seat's own drawings of the stage's kind fit its head too (``SeatHand.stage_model``).
                 head = hand.stage_model(stage, self.allowed) if seated and cells and stage.look.name in SEAT_STAGES else None
                 stage.read(probs, rectified, cells, self.allowed, self.prior_shift, head)
         # How sure a letter or digit is comes from the two networks' agreement on the reading as it now stands

@@ -24,6 +24,11 @@ chesscog's few-shot step, on the layer that turns the head's embedding into clas
 a second whenever the hand changes). The network's convolutions and hidden layer stay as they are, so the
 examples' embeddings, and what the nearest examples vote, do not change.
 
+The letter stage (``vision.cells.letters``) is fitted further: the drawings a person labelled (a teaching sheet,
+corrections) fit both its dense layers (``stage_head``), from their close crops redrawn anew a few dozen
+times each (``redrawn``), since the letter network's last layer alone separates a hand it never saw little
+better. Its convolutions stay as they are: plain NumPy, about half a second for a teaching sheet.
+
 Tried and not kept (2026-11-27, stop 39): the seat's persons voting on the letter stage's network as well (the same
 vote, compared on the letter network's embedding of close crops cut from the kept ink maps; each network keeping its
 own embeddings). On the letter network's embedding a cell's nearest drawing of its own hand's sheet has the right
@@ -43,6 +48,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Protocol
 
+import cv2
 import numpy as np
 
 from companion.layout import ALL_CELLS
@@ -76,6 +82,17 @@ REPLAY_DRAWINGS = 6.0
 # reaches it in a few turns): before that the nearest examples alone vote, so that a lone drawing, even one
 # labelled wrongly, never flips a confident reading (a layer fitted to one point moves that point anywhere).
 HEAD_FROM_DRAWINGS = 12
+# A close-look stage's head fitted to a seat (``stage_head``, the letter stage: ``reader.SEAT_STAGES``): both
+# dense layers, from close crops redrawn anew, beside the network's replay samples, as Adam steps. Taken from
+# the dev experiment of stop 45 (PyTorch, school's letters: untaught 17.8 %, the last layer alone 15.3 %, both
+# dense layers from crops jittered anew each batch 11.1 %) and carried to NumPy unchanged but for the rate
+# (1e-3 read school's letters 11.1 % against 12.1 % at 3e-4; 150 steps 11.9 %). Chosen on letters alone,
+# seeds 5000-7999, never bench_adapt's.
+STAGE_REDRAWN = 36  # redrawn crops of each drawing
+STAGE_MOST_CROPS = 800  # ... at most this many in all (a hand with many corrections: fewer a drawing)
+STAGE_STEPS = 80
+STAGE_RATE = 1e-3
+STAGE_BATCH = 64  # the seat's crops a step, and as many replay samples
 
 
 class Embedder(Protocol):
@@ -149,6 +166,55 @@ def seat_head(model: Any, embeddings: np.ndarray, glyphs: np.ndarray, weights: n
     weights = (*model.weights[:-1], (w0 + dw).astype(np.float32))
     biases = (*model.biases[:-1], (b0 + db).astype(np.float32))
     return replace(model, weights=weights, biases=biases)
+
+
+def redrawn(crops: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """Close crops (n, side, side) as the same hand might draw them another time and a camera see them: each
+    turned (up to 8 degrees), scaled (0.9-1.1), sheared (up to 0.15), moved (up to 3 px), its strokes grown or
+    thinned by a pixel (a fifth and a seventh of them: another marker), its ink at 0.75-1.25 of its contrast
+    (a fifth of them half as strong again: glare, a drying marker). Much as the networks' training jitters
+    (``vision.cells.train_cnn``, without its elastic bend), in NumPy and OpenCV."""
+    side = crops.shape[-1]
+    out = np.empty((len(crops), side, side), np.float32)
+    grow = np.ones((3, 3), np.uint8)
+    for k, crop in enumerate(np.asarray(crops, np.float32)):
+        move = cv2.getRotationMatrix2D((side / 2, side / 2), float(rng.uniform(-8, 8)), float(rng.uniform(0.9, 1.1)))
+        shear = float(rng.uniform(-0.15, 0.15))
+        move[0, 1] += shear
+        move[0, 2] -= shear * side / 2  # about the middle
+        move[:, 2] += rng.uniform(-3, 3, 2)
+        drawn = cv2.warpAffine(crop, move, (side, side), flags=cv2.INTER_LINEAR, borderValue=0.0)
+        stroke = rng.random()
+        if stroke < 0.2:
+            drawn = cv2.dilate(drawn, grow)
+        elif stroke > 0.85:
+            drawn = cv2.erode(drawn, grow)
+        out[k] = drawn * (rng.uniform(0.75, 1.25) - (0.5 if rng.random() < 0.2 else 0.0))
+    return out
+
+
+def stage_head(stage: Any, crops: np.ndarray, glyphs: np.ndarray, drawings: np.ndarray,
+               allowed: np.ndarray) -> Any:
+    """A close-look stage's head (``close_look.StageNetwork``) with both its dense layers fitted to one seat's
+    drawings of the stage's kind: close crops (n, CROP_PX, CROP_PX), each of class ``glyphs`` and one view of
+    drawing ``drawings``. Each drawing is redrawn (``redrawn``) into ``STAGE_REDRAWN`` crops (its views
+    sharing them), read by the stage's convolutions (which stay as they are), and the head learns them beside
+    its replay samples (``CellModel.fine_tune``). Classes the language never uses stay out. Seeded: the same
+    drawings give the same head."""
+    classes = np.asarray(allowed, bool) & stage.look.classes
+    glyphs = np.asarray(glyphs, np.int64)
+    keep = classes[glyphs]
+    crops, glyphs = np.asarray(crops, np.float32)[keep], glyphs[keep]
+    if not len(glyphs):
+        return stage.head
+    _, per_drawing = np.unique(np.asarray(drawings)[keep], return_inverse=True)
+    views = np.bincount(per_drawing)
+    each = max(1, min(STAGE_REDRAWN, STAGE_MOST_CROPS // len(views)))  # crops per drawing
+    times = -(-each // views[per_drawing])  # per view, so that every drawing counts alike
+    rng = np.random.default_rng(0)
+    crops = redrawn(np.repeat(crops, times, axis=0), rng)
+    return stage.head.fine_tune(stage.trunk.features(crops), np.repeat(glyphs, times), classes,
+                                steps=STAGE_STEPS, lr=STAGE_RATE, batch=STAGE_BATCH)
 
 
 class SeatHand:
@@ -274,10 +340,10 @@ class SeatHand:
 
     def stage_model(self, stage: Any, allowed: np.ndarray) -> Any:
         """A close-look stage's head (``close_look.StageNetwork``: the letter or the church network) with its
-        last layer fitted to this hand's drawings of the stage's kind that a person labelled (``sure``: a
-        teaching sheet, corrections) by ``seat_head`` on the stage network's embedding of their close crops,
-        cut from the kept ink maps (``close_look.close_from_cell_inks``), once it has ``HEAD_FROM_DRAWINGS``
-        of them, else the stage's own head; kept until those drawings change (a move learned keeps it).
+        dense layers fitted to this hand's drawings of the stage's kind that a person labelled (``sure``: a
+        teaching sheet, corrections) by ``stage_head``, from their close crops cut from the kept ink maps
+        (``close_look.close_from_cell_inks``), once it has ``HEAD_FROM_DRAWINGS`` of them, else the stage's
+        own head; kept until those drawings change (a move learned keeps it).
         Moves accepted as read are left out: a letter misread unnoticed and learned as read is a close
         neighbour of its hand's next drawings of that letter on a network that learned letters alone (stop
         39; with them, learning during play at bench_adapt's seed 9100 misread 69 of 8,339 drawings from
@@ -296,10 +362,7 @@ class SeatHand:
         if inks is not None and len(np.unique(drawings)) >= HEAD_FROM_DRAWINGS:
             from vision.cells.close_look import close_from_cell_inks
 
-            _, per_drawing = np.unique(drawings, return_inverse=True)
-            views = np.bincount(per_drawing)[per_drawing]  # each drawing counts once, whatever its views
-            embeddings = head_embedding(stage.head, stage.trunk.features(close_from_cell_inks(inks, stage.look.zoom)))
-            fitted = seat_head(stage.head, embeddings, glyphs, 1.0 / views, allowed & stage.look.classes)
+            fitted = stage_head(stage, close_from_cell_inks(inks, stage.look.zoom), glyphs, drawings, allowed)
         with self._lock:
             self._stage_heads[stage.look.name] = (key, fitted)
         return fitted
