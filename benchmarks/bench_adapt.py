@@ -16,7 +16,8 @@ the turn's new drawings (what the move is read from), among every drawing on the
 empty spaces read as drawn.
 
 (b) Teaching per seat (``vision.teach``). Each player draws one teaching sheet (every symbol twice) in
-their own hand; it teaches their seat (its examples vote, and the seat reads with its own last layer). Then fresh boards of every player are read with no teaching, with
+their own hand; it teaches their seat (its examples vote, the seat reads with its own last layer, and its
+letters fit the letter stage's dense layers). Then fresh boards of every player are read with no teaching, with
 their own seat's sheet, and (for contrast) through another player's taught seat. Other seats' readings
 never change by construction (a seat reads with its own examples only; tests/vision_cells/test_teach.py
 checks it on a whole table); the cross figure says what a sheet would do to someone else's hand.
@@ -50,7 +51,7 @@ from vision.board import find_boards
 from vision.board.dataset import photograph
 from vision.cells.dataset import CAMERA_CELL_PX
 from vision.cells.reader import DEFAULT_MODEL_PATH, DRAWABLE_INDEX, CellReader
-from vision.cells.seat_hand import TableHands
+from vision.cells.seat_hand import SeatHand, TableHands
 from vision.synth.board import random_city, render_board
 from vision.synth.drawings import Hand
 from vision.synth.hands import FAMILY_NAMES, missing_fonts
@@ -175,11 +176,13 @@ def _rate(pair: list[int]) -> str:
     return f"{pair[0] / max(pair[1], 1):.2%} ({pair[0]}/{pair[1]})"
 
 
-def frame_cost(seed: int, tables: int = 6) -> tuple[float, float, float]:
+def frame_cost(seed: int, tables: int = 6) -> tuple[float, float, float, float]:
     """Median ms of a full read of a 1920 x 1080 frame (4 boards, tray, track; bench_frame's frames) by the
     reader alone and with every seat's hand full to its cap (40 drawings of each of the 17 classes, each
-    labelled with what it is, as a table teaches them), and the ms to fit one such seat's own last layer
-    (``seat_hand.seat_head``: once after every move that teaches the seat, not every frame)."""
+    labelled with what it is, as a table teaches them), the ms to fit one such seat's own last layer
+    (``seat_hand.seat_head``: once after every move that teaches the seat, not every frame), and the ms to fit
+    the letter stage's head to a seat whose letters a person labelled, to its cap (``seat_hand.stage_head``:
+    once after a teaching sheet or a correction)."""
     from vision.cells.cnn import single_threaded_blas
     from vision.cells.features import cell_crops
     from vision.cells.labels import GLYPH_CLASSES, glyph_for_char
@@ -220,13 +223,27 @@ def frame_cost(seed: int, tables: int = 6) -> tuple[float, float, float]:
         with single_threaded_blas():
             hand.seat_model(cells, cells.model, cells.allowed)
         fits.append(1000 * (time.perf_counter() - t0))
+    stage_fits = []
+    letters = cells.letters
+    for seat in range(3 if letters is not None else 0):  # a seat whose every letter a person labelled, to its cap
+        taught = SeatHand()
+        for k in range(MAX_PER_CLASS * len(GLYPH_CLASSES)):
+            glyph = GLYPH_CLASSES[k % len(GLYPH_CLASSES)]
+            if cells.allowed[GLYPH_CLASSES.index(glyph)] and letters.look.classes[GLYPH_CLASSES.index(glyph)]:
+                pool = by_glyph[glyph]
+                taught.add(glyph, pool[(k // len(GLYPH_CLASSES) + seat) % len(pool)], sure=True)
+        t0 = time.perf_counter()
+        with single_threaded_blas():
+            taught.stage_model(letters, cells.allowed)
+        stage_fits.append(1000 * (time.perf_counter() - t0))
     for frame in frames[1:]:
         for name, reader in readers.items():
             reader.reset()
             t0 = time.perf_counter()
             reader.read(frame)
             times[name].append(1000 * (time.perf_counter() - t0))
-    return float(np.median(times["alone"])), float(np.median(times["hands"])), float(np.median(fits))
+    return (float(np.median(times["alone"])), float(np.median(times["hands"])), float(np.median(fits)),
+            float(np.median(stage_fits)) if stage_fits else float("nan"))
 
 
 def main() -> int:
@@ -280,10 +297,11 @@ def main() -> int:
     print(f"(b) one teaching sheet per player, {args.boards} fresh boards a player afterwards (all families):")
     print(f"  untaught {_rate(teach_totals['none'])}; own seat taught {_rate(teach_totals['own'])}; "
           f"through another player's taught seat {_rate(teach_totals['other'])}; other seats: unchanged")
-    alone, with_hands, fit = frame_cost(args.seed)
+    alone, with_hands, fit, stage_fit = frame_cost(args.seed)
     print(f"full frame (4 boards, median): {alone:.1f} ms without hands, {with_hands:.1f} ms with every seat's "
           f"hand at its cap (budget 60 ms, benchmarks/bench_frame.py); a seat's own last layer fitted again "
-          f"after a move: {fit:.0f} ms at the cap")
+          f"after a move: {fit:.0f} ms at the cap; the letter stage's head fitted again after a correction: "
+          f"{stage_fit:.0f} ms at the cap")
     print(f"({time.perf_counter() - started:.0f} s)")
     return 0
 

@@ -232,7 +232,33 @@ def test_a_taught_seat_fits_the_letter_stage_dense_layers_to_its_sheet(shipped):
         shipped.read(rectified, hand)
     finally:
         SeatHand.stage_model = original
-    assert calls == ["letters"]
+    assert calls == ["letters", "churches"]
+
+
+def test_a_taught_seat_fits_the_church_stage_to_its_sheets_ten_churches(shipped):
+    from vision.cells.close_look import close_from_cell_inks
+    from vision.cells.reader import SEAT_STAGES
+    from vision.cells.seat_hand import STAGE_FROM_DRAWINGS
+
+    assert "churches" in SEAT_STAGES and shipped.churches is not None
+    stage = shipped.churches
+    hand = _letter_sheet_hands()[0].hand(0)
+    churches = [k for k, g in enumerate(hand.glyphs) if stage.look.classes[g]]
+    assert len({hand.drawings[k] for k in churches}) == 10 >= STAGE_FROM_DRAWINGS
+    head = hand.stage_model(stage, shipped.allowed)
+    assert head is not stage.head and not np.allclose(head.weights[0], stage.head.weights[0])
+    crops = close_from_cell_inks(np.stack([hand.inks[k] for k in churches]).astype(np.float32) / 127.5, stage.look.zoom)
+    truth = np.array([hand.glyphs[k] for k in churches])
+    seat_reads = stage.probabilities(crops, shipped.allowed, shipped.prior_shift, head).argmax(axis=1)
+    net_reads = stage.probabilities(crops, shipped.allowed, shipped.prior_shift).argmax(axis=1)
+    assert (seat_reads == truth).mean() >= max((net_reads == truth).mean(), 0.9)
+    # With one church fewer than that, the stage's own head.
+    fewer = SeatHand()
+    dropped = hand.drawings[churches[0]]
+    for glyph, drawing, ink, sure in zip(hand.glyphs, hand.drawings, hand.inks, hand.sure, strict=True):
+        if drawing != dropped:
+            fewer.add(GLYPH_CLASSES[glyph], ink, drawing=drawing, sure=sure)
+    assert fewer.stage_model(stage, shipped.allowed) is stage.head
 
 
 def test_only_drawings_a_person_labelled_fit_the_letter_stage(shipped, tmp_path):

@@ -89,7 +89,11 @@ ALTERNATIVE_AT_LEAST = 0.001
 # from turn 41; 69 when moves accepted as read fitted the layer too, hence ``SeatHand.sure``). The letter
 # network alone on loose's letters gains nothing (8 hands, 65 -> 66 of 390 misread): what helps is its
 # sharper say next to the cell networks'. Stop 39's nearest letter examples voting gained nothing.
-SEAT_STAGES = frozenset({"letters"})
+# Since stop 46 both its dense layers are fitted (``seat_hand.stage_head``), not its last layer alone: own sheet at dev
+# seeds 5151 and 5252 (quick, round, school, loose; 20 boards a player) 291 -> 258 misread of 19,680 cells with 72
+# redrawn crops a drawing; bench_adapt (seed 9100) 73 -> 69 of 3,280 with 36, learning during play unchanged.
+# And the church stage too (stop 46), from a sheet's 10 churches on (``seat_hand.STAGE_FROM_DRAWINGS``).
+SEAT_STAGES = frozenset({"letters", "churches"})
 
 _TOWER_INDEX = frozenset(ALL_CELLS.index(t) for t in LAYOUT.towers)
 # The printed crates are part of the board: nobody can draw there, so they are not read either.

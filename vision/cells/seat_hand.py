@@ -93,6 +93,11 @@ STAGE_MOST_CROPS = 800  # ... at most this many in all (a hand with many correct
 STAGE_STEPS = 80
 STAGE_RATE = 1e-3
 STAGE_BATCH = 64  # the seat's crops a step, and as many replay samples
+# A close-look stage's head is fitted to a seat from this many labelled drawings of its kind on: a teaching sheet's
+# 10 churches (and 14 letters). Its replay samples hold it to the network more than ``seat_head``'s are held
+# (``HEAD_FROM_DRAWINGS``): with both stages fitted from 10, own sheet at dev seeds 5151 and 5252 (loose at both,
+# quick and school at 5252, 20 boards a player) 202 -> 166 misread of 13,120 cells, churches' digits 48 -> 13.
+STAGE_FROM_DRAWINGS = 10
 
 
 class Embedder(Protocol):
@@ -342,7 +347,7 @@ class SeatHand:
         """A close-look stage's head (``close_look.StageNetwork``: the letter or the church network) with its
         dense layers fitted to this hand's drawings of the stage's kind that a person labelled (``sure``: a
         teaching sheet, corrections) by ``stage_head``, from their close crops cut from the kept ink maps
-        (``close_look.close_from_cell_inks``), once it has ``HEAD_FROM_DRAWINGS`` of them, else the stage's
+        (``close_look.close_from_cell_inks``), once it has ``STAGE_FROM_DRAWINGS`` of them, else the stage's
         own head; kept until those drawings change (a move learned keeps it).
         Moves accepted as read are left out: a letter misread unnoticed and learned as read is a close
         neighbour of its hand's next drawings of that letter on a network that learned letters alone (stop
@@ -359,7 +364,7 @@ class SeatHand:
             drawings = np.asarray(self.drawings, np.int64)[rows]
             inks = np.stack([self.inks[k] for k in rows]).astype(np.float32) / INK_SCALE if len(rows) else None
         fitted = stage.head
-        if inks is not None and len(np.unique(drawings)) >= HEAD_FROM_DRAWINGS:
+        if inks is not None and len(np.unique(drawings)) >= STAGE_FROM_DRAWINGS:
             from vision.cells.close_look import close_from_cell_inks
 
             fitted = stage_head(stage, close_from_cell_inks(inks, stage.look.zoom), glyphs, drawings, allowed)
