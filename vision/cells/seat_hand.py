@@ -24,10 +24,11 @@ chesscog's few-shot step, on the layer that turns the head's embedding into clas
 a second whenever the hand changes). The network's convolutions and hidden layer stay as they are, so the
 examples' embeddings, and what the nearest examples vote, do not change.
 
-The letter stage (``vision.cells.letters``) is fitted further: the drawings a person labelled (a teaching sheet,
-corrections) fit both its dense layers (``stage_head``), from their close crops redrawn anew a few dozen
-times each (``redrawn``), since the letter network's last layer alone separates a hand it never saw little
-better. Its convolutions stay as they are: plain NumPy, about half a second for a teaching sheet.
+The close-look stages (the letter and the church network, ``reader.SEAT_STAGES``) are fitted further: the
+drawings a person labelled (a teaching sheet, corrections) fit both dense layers of each (``stage_head``), from
+their close crops redrawn anew a few dozen times each (``redrawn``), since the letter network's last layer alone
+separates a hand it never saw little better. Their convolutions stay as they are: plain NumPy, about half a
+second a stage for a teaching sheet.
 
 Tried and not kept (2026-11-27, stop 39): the seat's persons voting on the letter stage's network as well (the same
 vote, compared on the letter network's embedding of close crops cut from the kept ink maps; each network keeping its
@@ -82,21 +83,23 @@ REPLAY_DRAWINGS = 6.0
 # reaches it in a few turns): before that the nearest examples alone vote, so that a lone drawing, even one
 # labelled wrongly, never flips a confident reading (a layer fitted to one point moves that point anywhere).
 HEAD_FROM_DRAWINGS = 12
-# A close-look stage's head fitted to a seat (``stage_head``, the letter stage: ``reader.SEAT_STAGES``): both
+# A close-look stage's head fitted to a seat (``stage_head``, the stages in ``reader.SEAT_STAGES``): both
 # dense layers, from close crops redrawn anew, beside the network's replay samples, as Adam steps. Taken from
 # the dev experiment of stop 45 (PyTorch, school's letters: untaught 17.8 %, the last layer alone 15.3 %, both
 # dense layers from crops jittered anew each batch 11.1 %) and carried to NumPy unchanged but for the rate
 # (1e-3 read school's letters 11.1 % against 12.1 % at 3e-4; 150 steps 11.9 %). Chosen on letters alone,
 # seeds 5000-7999, never bench_adapt's.
+# 36 redrawn crops a drawing read school's letters 11.6 % misread, 72 11.0 % in twice the time, 18 12.3 %.
 STAGE_REDRAWN = 36  # redrawn crops of each drawing
 STAGE_MOST_CROPS = 800  # ... at most this many in all (a hand with many corrections: fewer a drawing)
 STAGE_STEPS = 80
 STAGE_RATE = 1e-3
 STAGE_BATCH = 64  # the seat's crops a step, and as many replay samples
 # A close-look stage's head is fitted to a seat from this many labelled drawings of its kind on: a teaching sheet's
-# 10 churches (and 14 letters). Its replay samples hold it to the network more than ``seat_head``'s are held
-# (``HEAD_FROM_DRAWINGS``): with both stages fitted from 10, own sheet at dev seeds 5151 and 5252 (loose at both,
-# quick and school at 5252, 20 boards a player) 202 -> 166 misread of 13,120 cells, churches' digits 48 -> 13.
+# 10 churches (and 14 letters); fewer than ``HEAD_FROM_DRAWINGS``, as half of every batch is the stage's replay
+# samples however few the seat's drawings are. With both stages fitted from 10, own sheet at dev seeds 5151 and
+# 5252 (loose at both, quick and school at 5252, 20 boards a player) 202 -> 166 misread of 13,120 cells, the
+# churches' digits 48 -> 13.
 STAGE_FROM_DRAWINGS = 10
 
 
