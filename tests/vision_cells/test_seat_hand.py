@@ -282,6 +282,14 @@ def test_only_drawings_a_person_labelled_fit_the_letter_stage(shipped, tmp_path)
     assert fitted is not stage.head
     hands.learn(0, located.rectified, {"F4": "."}, "move")  # a move learned: the sure drawings are as they were
     assert hands.hand(0).stage_model(stage, shipped.allowed) is fitted
+    hands.learn(0, located.rectified, {"B1": "W"}, "correction")  # a wall corrected: no letter changed
+    assert hands.hand(0).stage_model(stage, shipped.allowed) is fitted
+    hands.learn(0, located.rectified, {"D2": "c"}, "correction")  # a letter corrected: fitted again
+    refitted = hands.hand(0).stage_model(stage, shipped.allowed)
+    assert refitted is not fitted and refitted is not stage.head
+    hands.forget(0, ["B1"])  # (corrections stay when their move is undone)
+    assert hands.hand(0).stage_model(stage, shipped.allowed) is refitted
+    fitted = refitted
     again = TableHands(store, game, "en")
     assert again.hand(0).stage_model(stage, shipped.allowed) is not stage.head
     # Carried into the next game, the corrections are still a person's word: the letter layer is fitted there too.

@@ -238,7 +238,9 @@ class SeatHand:
         # players chose when asked: ``LABELLED_SOURCES``), not a move accepted as read: only those fit a
         # close-look stage's layer (``stage_model``).
         self.sure: list[bool] = []
-        self.sure_version = 0  # changes with every change to the sure examples (a move learned leaves it)
+        # How often the sure examples of each class changed (a move learned leaves them): a stage's head is fitted
+        # again only when those of its kind changed (a wall corrected keeps the letter stage's).
+        self.sure_changes = np.zeros(len(GLYPH_CLASSES), np.int64)
         self.version = 0
         self._units: list[np.ndarray | None] = []  # embeddings (not yet unit length), by the embedder below
         self._embedder: Any = None
@@ -279,7 +281,7 @@ class SeatHand:
                 self.inks.append(view)
                 self.sure.append(sure)
                 self._units.append(None)
-            self.sure_version += sure
+            self.sure_changes[index] += sure
             ids = list(dict.fromkeys(d for g, d in zip(self.glyphs, self.drawings, strict=True) if g == index))
             if len(ids) > MAX_PER_CLASS:
                 # Only the newest drawings of a class stay: a long run of games stays small.
@@ -296,7 +298,10 @@ class SeatHand:
 
     def _remove(self, drop: Any) -> None:
         kept = [k for k in range(len(self.glyphs)) if not drop(k)]
-        self.sure_version += sum(self.sure) != sum(self.sure[k] for k in kept)
+        kept_set = set(kept)
+        for k in range(len(self.glyphs)):
+            if self.sure[k] and k not in kept_set:
+                self.sure_changes[self.glyphs[k]] += 1
         for name in ("glyphs", "drawings", "keys", "inks", "sure", "_units"):
             values = getattr(self, name)
             setattr(self, name, [values[k] for k in kept])
@@ -351,13 +356,13 @@ class SeatHand:
         dense layers fitted to this hand's drawings of the stage's kind that a person labelled (``sure``: a
         teaching sheet, corrections) by ``stage_head``, from their close crops cut from the kept ink maps
         (``close_look.close_from_cell_inks``), once it has ``STAGE_FROM_DRAWINGS`` of them, else the stage's
-        own head; kept until those drawings change (a move learned keeps it).
+        own head; kept until those drawings change (a move learned, or a wall corrected, keeps it).
         Moves accepted as read are left out: a letter misread unnoticed and learned as read is a close
         neighbour of its hand's next drawings of that letter on a network that learned letters alone (stop
         39; with them, learning during play at bench_adapt's seed 9100 misread 69 of 8,339 drawings from
         turn 41 against 66 without the stage layer)."""
         with self._lock:
-            key = (self.sure_version, id(stage), allowed.tobytes())
+            key = (tuple(self.sure_changes[stage.look.classes].tolist()), id(stage), allowed.tobytes())
             cached = self._stage_heads.get(stage.look.name)
             if cached is not None and cached[0] == key:
                 return cached[1]
