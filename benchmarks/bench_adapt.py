@@ -17,7 +17,7 @@ empty spaces read as drawn.
 
 (b) Teaching per seat (``vision.teach``). Each player draws one teaching sheet (every symbol twice) in
 their own hand; it teaches their seat (its examples vote, the seat reads with its own last layer, and its
-letters fit the letter stage's dense layers). Then fresh boards of every player are read with no teaching, with
+letters and churches fit the letter and church stages' dense layers). Then fresh boards of every player are read with no teaching, with
 their own seat's sheet, and (for contrast) through another player's taught seat. Other seats' readings
 never change by construction (a seat reads with its own examples only; tests/vision_cells/test_teach.py
 checks it on a whole table); the cross figure says what a sheet would do to someone else's hand.
