@@ -225,13 +225,13 @@ def frame_cost(seed: int, tables: int = 6) -> tuple[float, float, float, float]:
         fits.append(1000 * (time.perf_counter() - t0))
     stage_fits = []
     letters = cells.letters
-    for seat in range(3 if letters is not None else 0):  # a seat whose every letter a person labelled, to its cap
+    for seat in range(3 if letters is not None else 0):  # the same seats' letters, each labelled by a person
+        hand = full.hand(seat)
+        assert hand is not None
         taught = SeatHand()
-        for k in range(MAX_PER_CLASS * len(GLYPH_CLASSES)):
-            glyph = GLYPH_CLASSES[k % len(GLYPH_CLASSES)]
-            if cells.allowed[GLYPH_CLASSES.index(glyph)] and letters.look.classes[GLYPH_CLASSES.index(glyph)]:
-                pool = by_glyph[glyph]
-                taught.add(glyph, pool[(k // len(GLYPH_CLASSES) + seat) % len(pool)], sure=True)
+        for glyph, drawing, ink in zip(hand.glyphs, hand.drawings, hand.inks, strict=True):
+            if cells.allowed[glyph] and letters.look.classes[glyph]:
+                taught.add(GLYPH_CLASSES[glyph], ink, drawing=drawing, sure=True)
         t0 = time.perf_counter()
         with single_threaded_blas():
             taught.stage_model(letters, cells.allowed)
