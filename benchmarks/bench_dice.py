@@ -52,6 +52,14 @@ SIZE_GROUPS = {
 }
 
 
+def new_reader(face_network: bool = True) -> DiceReader:
+    """A reader with the face network's reading multiplied in, or (``face_network`` False) the classifier alone."""
+    reader = DiceReader()
+    if not face_network:
+        reader.face_network = None
+    return reader
+
+
 def die_size_errors(n_trays: int, seed: int) -> np.ndarray:
     """Measured die side less the true one (mm) on trays of held-out floors and any size."""
     rng = np.random.default_rng(seed)
@@ -68,12 +76,14 @@ def die_size_errors(n_trays: int, seed: int) -> np.ndarray:
     return np.array(errors)
 
 
-def same_table(n_tables: int, throws: int, seed: int) -> tuple[list[DiceReport], list[DiceReport]]:
+def same_table(n_tables: int, throws: int, seed: int,
+               face_network: bool = True) -> tuple[list[DiceReport], list[DiceReport]]:
     """The smallest trays' 14 mm dice thrown ``throws`` times on each of ``n_tables`` tables a floor (every
     floor): (read by one reader a table, as the pipeline does: the dice measured before held (``dice_side``);
     the same frames each read alone)."""
-    kept = DiceReader()
+    kept = new_reader(face_network)
     alone = DiceReader(kept.classifier)
+    alone.face_network = kept.face_network  # the same reading, or none
     reports: tuple[list[DiceReport], list[DiceReport]] = ([], [])
     for k, floor in enumerate((*HELD_OUT_FLOORS, *CLASSIC_FLOORS)):
         look = TrayLook(floor, 200.0, 140.0, 14.0)
@@ -85,14 +95,15 @@ def same_table(n_tables: int, throws: int, seed: int) -> tuple[list[DiceReport],
     return reports
 
 
-def whole_tables(n_tables: int, seed: int, camera_cm: float = 75.0) -> tuple[int, int, int, int]:
+def whole_tables(n_tables: int, seed: int, camera_cm: float = 75.0,
+                 face_network: bool = True) -> tuple[int, int, int, int]:
     """(dice read right, dice thrown, trays with every die right, faces read without doubt that the tray does not
     show) on ``n_tables`` whole tables (``TableSpec.random``: two to five boards, the track and the tray in one
     frame from ``camera_cm``, dice touching in three trays of ten), the tray found among the boards as the
     pipeline finds it. Faces are compared as multisets (the table's truth does not place its dice): a die counts
     wrong when its face is missing from the faces read."""
     rng = np.random.default_rng(seed)
-    reader = DiceReader()
+    reader = new_reader(face_network)
     right = thrown = exact = sure_wrong = 0
     for _ in range(n_tables):
         spec = TableSpec.random(rng, camera_cm=camera_cm)
@@ -126,14 +137,17 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--camera-processing", action="store_true",
                         help="every frame demosaiced, sharpened and JPEG-compressed as a webcam sends it (the same trays)")
     parser.add_argument("--tables", type=int, default=150, help="whole tables read for their dice (0: none)")
+    parser.add_argument("--without-face-network", action="store_true",
+                        help="the classifier on the faces' features alone, as before the face network (to compare)")
     args = parser.parse_args(argv)
+    face_network = not args.without_face_network
     if args.tables < 0:
         print("bench_dice: --tables must be 0 or more", file=sys.stderr)
         return 2
     if args.trays < 1:
         print("bench_dice: --trays must be at least 1", file=sys.stderr)
         return 2
-    reader = DiceReader()
+    reader = new_reader(face_network)
     t0 = time.perf_counter()
     by_size: dict[str, list[DiceReport]] = {name: [] for name in SIZE_GROUPS}
     total = [0, 0]
@@ -164,16 +178,21 @@ def main(argv: list[str] | None = None) -> int:
     doubted = sum(r.right_doubted for r in every)
     print(f"all: {_percent(*total):.3f} % of {total[1]} dice right; misread or spurious without doubt: {sure} "
           f"({_percent(sure, total[1]):.3f} %); read right but doubtful: {doubted} ({_percent(doubted, total[1]):.2f} %)")
+    confusions = sum((r.confusions for r in every), Counter())
+    missed, spurious = sum(r.missed for r in every), sum(r.spurious for r in every)
+    print(f"what was wrong: {missed} missed, {spurious} found where there was none, faces confused (true -> read): "
+          + (", ".join(f"{a}->{b} {n}" for (a, b), n in confusions.most_common()) or "none"))
     errors = die_size_errors(max(args.trays, 20), args.seed + 7)
     seen = errors[np.isfinite(errors)]
     print(f"die size measured: {len(seen)}/{len(errors)} trays, error median {np.median(np.abs(seen)):.2f} mm, "
           f"95th percentile {np.percentile(np.abs(seen), 95):.2f} mm, worst {np.abs(seen).max():.2f} mm")
-    (over_right, over_dice), (each_right, each_dice) = (tally(r) for r in same_table(2, 10, args.seed + 11))
+    (over_right, over_dice), (each_right, each_dice) = (tally(r) for r in same_table(2, 10, args.seed + 11,
+                                                                                        face_network))
     print(f"the same table over 10 throws (20x14 cm, 14 mm dice, 2 tables a floor): {_percent(over_right, over_dice):.2f} % "
           f"({over_right}/{over_dice}) with the dice measured before held, "
           f"{_percent(each_right, each_dice):.2f} % ({each_right}/{each_dice}) each throw read alone")
     if args.tables:
-        right, thrown, exact, sure_wrong = whole_tables(args.tables, args.seed + 13)
+        right, thrown, exact, sure_wrong = whole_tables(args.tables, args.seed + 13, face_network=face_network)
         print(f"whole tables from 75 cm ({args.tables}, the reference tray among the boards): {_percent(right, thrown):.2f} % "
               f"({right}/{thrown}) of the dice right, {exact} trays all right; faces read without doubt that the tray "
               f"does not show: {sure_wrong}")

@@ -622,8 +622,8 @@ def test_training_draws_far_views_and_labels_each_die_found_with_its_face():
     scales = np.array([far_px_per_mm(rng) for _ in range(200)])
     assert scales.max() <= px_per_mm_at(75.0) * 1.1 + 1e-9
     assert scales.min() < px_per_mm_at(90.0) * 0.9  # smaller than any view the camera gives
-    x, y, stats = labelled_features(6, seed=13, far_share=1.0)
-    assert stats["dice"] == 30 and len(x) == len(y) >= 27
+    x, y, stats, faces = labelled_features(6, seed=13, far_share=1.0)
+    assert stats["dice"] == 30 and len(x) == len(y) == len(faces) >= 27
     agree = DiceClassifier().predict_proba(x).argmax(axis=1) == y
     assert agree.sum() >= len(y) - 1
 
@@ -636,12 +636,12 @@ def test_training_draws_trays_as_a_camera_sends_them_and_still_labels_their_dice
 
     plain = labelled_features(4, seed=17)
     processed = labelled_features(4, seed=17, processed_share=1.0)
-    assert processed[2]["dice"] == plain[2]["dice"] == 20 and len(processed[1]) >= 18
-    assert not np.array_equal(plain[0][:5], processed[0][:5])  # other pixels, other features
+    assert processed.stats["dice"] == plain.stats["dice"] == 20 and len(processed.labels) >= 18
+    assert not np.array_equal(plain.features[:5], processed.features[:5])  # other pixels, other features
     # Labelled right: the classifier reads most of them as labelled (a die labelled with a neighbour's face, or
     # by chance, would agree one time in six).
-    agree = DiceClassifier().predict_proba(processed[0]).argmax(axis=1) == processed[1]
-    assert agree.sum() >= 0.85 * len(processed[1])
+    agree = DiceClassifier().predict_proba(processed.features).argmax(axis=1) == processed.labels
+    assert agree.sum() >= 0.85 * len(processed.labels)
 
 
 def test_a_tray_sent_as_a_webcam_sends_it_is_the_same_tray():

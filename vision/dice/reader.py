@@ -22,6 +22,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from vision.dice.faces import FaceNetwork, combined, face_inks
 from vision.dice.features import CROP_PX, FaceInk, face_features, feature_names
 from vision.dice.geometry import (
     DIE_MM,
@@ -1047,8 +1048,12 @@ class DiceReader:
     covered). ``die_mm`` gives the dice's side instead when it is known (nothing is measured then).
     """
 
-    def __init__(self, classifier: DiceClassifier | None = None, die_mm: float | None = None) -> None:
+    def __init__(self, classifier: DiceClassifier | None = None, die_mm: float | None = None,
+                 face_network: FaceNetwork | None = None) -> None:
         self.classifier = classifier or DiceClassifier()
+        # The face network's reading is multiplied with the classifier's (``faces.combined``); set to None, the
+        # classifier reads alone (as before the network, for comparing).
+        self.face_network: FaceNetwork | None = face_network or FaceNetwork()
         self.die_mm = die_mm
         self.forget()
 
@@ -1157,10 +1162,10 @@ class DiceReader:
 
     def surround_faces(
         self, floor: np.ndarray, surround: np.ndarray, margin: int, view: TrayView = REFERENCE_VIEW
-    ) -> tuple[list[DieBlob], list[float], np.ndarray, list[bool]]:
+    ) -> tuple[list[DieBlob], list[float], np.ndarray, list[bool], list[np.ndarray]]:
         """(the dice found on ``floor``, how much of each top face lies in ``surround``, their faces'
-        features, cropped from ``surround``: a top beyond the floor is seen whole, and whether each crop's
-        symbol lies in its middle)."""
+        features, cropped from ``surround``: a top beyond the floor is seen whole, whether each crop's
+        symbol lies in its middle, and the crops themselves)."""
         blobs = segment_dice(floor, view)
         levels = floor_levels(floor, view) if margin and blobs else None
         if levels is not None:
@@ -1183,13 +1188,16 @@ class DiceReader:
         features = [face_features(crop, ink) for (crop, _), ink in zip(crops, inks, strict=True)]
         seen = [fraction for _, fraction in crops]
         centred = [not symbol_off_centre(ink) for ink in inks]
-        return blobs, seen, np.array(features, np.float32) if features else np.zeros((0, 0), np.float32), centred
+        return (blobs, seen, np.array(features, np.float32) if features else np.zeros((0, 0), np.float32), centred,
+                [crop for crop, _ in crops])
 
     def _read(self, floor: np.ndarray, surround: np.ndarray, margin: int, view: TrayView) -> tuple[DieReading, ...]:
-        blobs, seen_fractions, features, centred = self.surround_faces(floor, surround, margin, view)
+        blobs, seen_fractions, features, centred, crops = self.surround_faces(floor, surround, margin, view)
         if not blobs:
             return ()
         proba = self.classifier.predict_proba(features)
+        if self.face_network is not None:
+            proba = combined(proba, self.face_network.predict_proba(face_inks(crops)))
         readings = []
         for blob, p, seen, feature, in_middle in zip(blobs, proba, seen_fractions, features, centred, strict=True):
             best = int(np.argmax(p))

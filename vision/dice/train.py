@@ -13,6 +13,9 @@ smallest) on training floors, seen at 0.75-0.92 px/mm. Misread there: 29 with th
 from 48-90 cm, 800 steps), 19 with the 6,000 trays, 16 with 1,500 steps (96 hidden units: 18; 128 and 1,500
 steps: 19). Then trained again the same way with 40 % of the trays as a webcam sends them (``PROCESSED_SHARE``,
 18 min): ``bench_dice.py --camera-processing`` 31 -> 21 dice wrong of 6,307, ``bench_dice.py`` 4 -> 6 of 6,301.
+
+``--cache`` keeps each die's top-face crop beside its features: the face network (``vision.dice.faces``) is trained
+on the crops of the same trays (``python -m vision.dice.train_faces --cache``).
 """
 
 from __future__ import annotations
@@ -21,10 +24,12 @@ import argparse
 import time
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
+from typing import NamedTuple
 
 import numpy as np
 
 from vision.board.dataset import processed_by_camera
+from vision.dice.features import CROP_PX
 from vision.dice.reader import DiceReader, weights_path
 from vision.observation import DIE_FACES
 from vision.synth.dice import training_look, tray_scene
@@ -53,9 +58,19 @@ def far_px_per_mm(rng: np.random.Generator) -> float:
     return px_per_mm_at(float(rng.uniform(*FAR_CAMERA_CM))) * float(rng.uniform(0.9, 1.1))
 
 
+class LabelledDice(NamedTuple):
+    """The dice found in training trays: each one's features, face index and top-face crop (CROP_PX square, BGR,
+    as the reader cuts it), and the trays' counts."""
+
+    features: np.ndarray  # (n, N_FEATURES) float32
+    labels: np.ndarray  # (n,) face indices (DIE_FACES)
+    stats: dict[str, int]
+    faces: np.ndarray  # (n, CROP_PX, CROP_PX, 3) uint8
+
+
 def labelled_features(n_scenes: int, seed: int, far_share: float = 0.0,
-                      processed_share: float = 0.0) -> tuple[np.ndarray, np.ndarray, dict[str, int]]:
-    """Features and face indices of the dice the reader finds in ``n_scenes`` synthetic trays, ``far_share`` of
+                      processed_share: float = 0.0) -> LabelledDice:
+    """Features, face indices and top-face crops of the dice the reader finds in ``n_scenes`` synthetic trays, ``far_share`` of
     them seen from far (``far_px_per_mm``), the others from any height the camera may hang at; ``processed_share``
     of them as a camera sends them (``processed_by_camera``: demosaiced, sharpened, JPEG).
 
@@ -65,6 +80,7 @@ def labelled_features(n_scenes: int, seed: int, far_share: float = 0.0,
     rng = np.random.default_rng(seed)
     reader = DiceReader.__new__(DiceReader)  # no classifier needed to extract features
     xs: list[np.ndarray] = []
+    faces: list[np.ndarray] = []
     ys: list[int] = []
     stats = {"scenes": 0, "no_tray": 0, "dice": 0, "missed": 0, "spurious": 0}
     for _ in range(n_scenes):
@@ -82,10 +98,10 @@ def labelled_features(n_scenes: int, seed: int, far_share: float = 0.0,
             stats["missed"] += len(dice)
             continue
         view, surround, margin = reader.view_surround(frame, plane)
-        blobs, _, features, _ = reader.surround_faces(surround[margin:-margin, margin:-margin], surround, margin, view)
+        blobs, _, features, _, crops = reader.surround_faces(surround[margin:-margin, margin:-margin], surround, margin, view)
         tops = np.array([d.top_mm for d in dice])
         used: set[int] = set()
-        for blob, feat in zip(blobs, features, strict=True):
+        for blob, feat, crop in zip(blobs, features, crops, strict=True):
             c = np.array(blob.centre) / view.px_per_mm
             dist = np.hypot(*(tops - c).T)
             j = int(np.argmin(dist))
@@ -94,20 +110,23 @@ def labelled_features(n_scenes: int, seed: int, far_share: float = 0.0,
                 continue
             used.add(j)
             xs.append(feat)
+            faces.append(crop)
             ys.append(DIE_FACES.index(dice[j].face))
         stats["missed"] += len(dice) - len(used)
-    return np.array(xs, np.float32), np.array(ys, np.int64), stats
+    return LabelledDice(np.array(xs, np.float32), np.array(ys, np.int64), stats,
+                        np.array(faces, np.uint8).reshape(-1, CROP_PX, CROP_PX, 3))
 
 
 def labelled_features_parallel(n_scenes: int, seed: int, far_share: float, workers: int,
-                               processed_share: float = 0.0) -> tuple[np.ndarray, np.ndarray, dict[str, int]]:
+                               processed_share: float = 0.0) -> LabelledDice:
     """``labelled_features`` in ``workers`` parts of their own seeds (``seed``, ``seed + 1``, ...), side by side."""
     sizes = [n_scenes // workers + (k < n_scenes % workers) for k in range(workers)]
     with ProcessPoolExecutor(max_workers=workers) as pool:
         parts = list(pool.map(labelled_features, sizes, [seed + k for k in range(workers)], [far_share] * workers,
                               [processed_share] * workers))
-    stats = {key: sum(part[2][key] for part in parts) for key in parts[0][2]}
-    return np.concatenate([p[0] for p in parts]), np.concatenate([p[1] for p in parts]), stats
+    stats = {key: sum(part.stats[key] for part in parts) for key in parts[0].stats}
+    return LabelledDice(np.concatenate([p.features for p in parts]), np.concatenate([p.labels for p in parts]), stats,
+                        np.concatenate([p.faces for p in parts]))
 
 
 def train_mlp(x: np.ndarray, y: np.ndarray, seed: int, hidden: int = HIDDEN, epochs: int = EPOCHS) -> dict[str, np.ndarray]:
@@ -166,10 +185,10 @@ def main(argv: list[str] | None = None) -> int:
             x, y = cached["x"], cached["y"]
         stats = {"scenes": args.scenes, "read back from": str(args.cache)}
     else:
-        x, y, stats = labelled_features_parallel(args.scenes, args.seed, args.far_share, args.workers,
-                                                 args.processed_share)
+        x, y, stats, faces = labelled_features_parallel(args.scenes, args.seed, args.far_share, args.workers,
+                                                        args.processed_share)
         if args.cache is not None:
-            np.savez_compressed(args.cache, x=x, y=y)
+            np.savez_compressed(args.cache, x=x, y=y, faces=faces)
     print(f"features: {len(x)} dice from {stats['scenes']} trays in {time.perf_counter() - t0:.0f} s {stats}")
     t1 = time.perf_counter()
     weights = train_mlp(x, y, args.seed, hidden=args.hidden, epochs=args.epochs)
