@@ -2,10 +2,12 @@
 
 Prints the share of dice read right (found within 6 mm of its top face and its face right; missed and
 spurious dice count as errors) per tray floor colour and per tray size / die size, how many of all the dice
-were misread without doubt (what the tracker takes as seen), and the die size the reader measured against the
-truth. Each tray is another table (nothing remembered), except on the last
-line: the smallest trays' 14 mm dice thrown ten times on one table, read as the pipeline reads them (the
-dice's size measured before holds for a throw that measures none) and each throw alone. Then (``--tables``) the
+were misread without doubt (what the tracker takes as seen), what was wrong (dice missed, found where there was
+none, faces confused), and the die size the reader measured against the truth. ``--without-face-network``: the
+same with the classifier on the faces' features alone, as read before the face network (``vision.dice.faces``).
+Each tray is another table (nothing remembered), except on the last line: the smallest trays' 14 mm dice thrown
+ten times on one table, read as the pipeline reads them (the dice's size measured before holds for a throw that
+measures none) and each throw alone. Then (``--tables``) the
 dice of whole tables: two to five boards, the pirate track and the reference tray in one frame from 75 cm, the
 tray found among them (a die by the tray's wall, far from the frame's middle, leans out over the floor's edge).
 
