@@ -57,7 +57,7 @@ def _augment(x: Any, generator: Any) -> Any:
 
 
 def train(inks: np.ndarray, labels: np.ndarray, out: Path, *, epochs: int = EPOCHS, seed: int = 0,
-          threads: int = 2) -> float:
+          threads: int = 2, channels: tuple[int, ...] = CHANNELS) -> float:
     """Fit the network on ``face_inks`` maps and write it to ``out``; returns the held-out error."""
     import torch
 
@@ -68,7 +68,7 @@ def train(inks: np.ndarray, labels: np.ndarray, out: Path, *, epochs: int = EPOC
     cut = len(labels) - max(1, int(round(len(labels) * VAL_SHARE)))
     x_all = torch.from_numpy(np.ascontiguousarray(inks[:cut].transpose(0, 3, 1, 2)))
     y_all = torch.from_numpy(labels[:cut].astype(np.int64))
-    net = _net()
+    net = _net(channels)
     generator = torch.Generator().manual_seed(seed)
     batch = 128
     steps = epochs * ((len(y_all) + batch - 1) // batch)
@@ -114,13 +114,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--epochs", type=int, default=EPOCHS)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--threads", type=int, default=2)
+    parser.add_argument("--channels", type=int, nargs="+", default=list(CHANNELS), help="per convolution")
     args = parser.parse_args(argv)
     with np.load(args.cache) as cached:
         if "faces" not in cached:
             print(f"{args.cache}: no face crops in it (written before they were kept): write it again")
             return 2
         faces, labels = cached["faces"], cached["y"]
-    train(face_inks(faces), labels, args.out, epochs=args.epochs, seed=args.seed, threads=args.threads)
+    train(face_inks(faces), labels, args.out, epochs=args.epochs, seed=args.seed, threads=args.threads,
+          channels=tuple(args.channels))
     print(f"wrote {args.out}")
     return 0
 
