@@ -7,9 +7,9 @@ none, faces confused), and the die size the reader measured against the truth. `
 same with the classifier on the faces' features alone, as read before the face network (``vision.dice.faces``).
 Each tray is another table (nothing remembered), except on the last line: the smallest trays' 14 mm dice thrown
 ten times on one table, read as the pipeline reads them (the dice's size measured before holds for a throw that
-measures none) and each throw alone. Then (``--tables``) the
-dice of whole tables: two to five boards, the pirate track and the reference tray in one frame from 75 cm, the
-tray found among them (a die by the tray's wall, far from the frame's middle, leans out over the floor's edge).
+measures none) and each throw alone. Then (``--tables``) the dice of whole tables: two to five boards, the pirate
+track and the reference tray in one frame from 75 cm, the tray found among them (a die by the tray's wall, far from
+the frame's middle, leans out over the floor's edge).
 
 How the test data differs from the training data (``vision.dice.train``, ``vision.synth.dice``):
 - floors: the held-out floors (``HELD_OUT_FLOORS``: light grey, beige, dark grey, dark green felt, light

@@ -31,14 +31,12 @@ def faces_path() -> Path:
     return Path(str(resources.files("vision.dice").joinpath(FACES_FILE)))
 
 
-def face_inks(crops: list[np.ndarray] | np.ndarray, measured: list[FaceInk] | None = None) -> np.ndarray:
+def face_inks(crops: list[np.ndarray] | np.ndarray) -> np.ndarray:
     """(n, CROP_PX, CROP_PX, 3) float32: each BGR crop's ink per channel against its die's white (0 on the white,
-    1 where a channel is black), the network's input. ``measured``: the crops' ``FaceInk`` when the caller has
-    them already."""
+    1 where a channel is black), the network's input."""
     out = np.empty((len(crops), CROP_PX, CROP_PX, 3), np.float32)
     for k, crop in enumerate(crops):
-        ink = measured[k] if measured is not None else FaceInk(np.asarray(crop))
-        np.clip(1.0 - ink.norm, INK_FLOOR, 1.0, out=out[k])
+        np.clip(1.0 - FaceInk(np.asarray(crop)).norm, INK_FLOOR, 1.0, out=out[k])
     return out
 
 
