@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import argparse
 import time
+from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Any
@@ -215,6 +216,34 @@ def train(seed: int, n_boards: int, n_val_boards: int, epochs: int, out: Path, c
     train_on(train_x, train_y, val_x, val_y, out=out, epochs=epochs, seed=seed, threads=threads, channels=channels)
 
 
+def fit_batches(net: Any, n: int, batch_loss: Callable[[Any, Any], Any], *, epochs: int, seed: int,
+                max_lr: float = 3e-3, batch: int = 128) -> None:
+    """Fit ``net`` (PyTorch) over ``epochs`` passes of ``n`` samples in shuffled batches of ``batch``: AdamW with a
+    one-cycle rate; ``batch_loss(indices, generator)`` gives a batch's loss (``generator`` draws its
+    augmentation). Leaves the net in eval mode."""
+    import torch
+
+    generator = torch.Generator().manual_seed(seed)
+    steps = epochs * ((n + batch - 1) // batch)
+    optimiser = torch.optim.AdamW(net.parameters(), lr=max_lr, weight_decay=1e-4)
+    schedule = torch.optim.lr_scheduler.OneCycleLR(optimiser, max_lr=max_lr, total_steps=steps, pct_start=0.15)
+    t0 = time.perf_counter()
+    for epoch in range(epochs):
+        net.train()
+        order = torch.randperm(n, generator=generator)
+        total = 0.0
+        for start in range(0, n, batch):
+            idx = order[start:start + batch]
+            loss = batch_loss(idx, generator)
+            optimiser.zero_grad()
+            loss.backward()
+            optimiser.step()
+            schedule.step()
+            total += float(loss.detach()) * len(idx)
+        print(f"epoch {epoch + 1}/{epochs}: loss {total / n:.4f} ({time.perf_counter() - t0:.0f} s)", flush=True)
+    net.eval()
+
+
 def train_on(train_x: np.ndarray, train_y: np.ndarray, val_x: np.ndarray, val_y: np.ndarray, *, out: Path,
              epochs: int, seed: int, threads: int = 2, channels: tuple[int, ...] = CHANNELS,
              temperature: float | None = None, trained_on: tuple[str, ...] = (), init: Path | None = None,
@@ -233,29 +262,13 @@ def train_on(train_x: np.ndarray, train_y: np.ndarray, val_x: np.ndarray, val_y:
     # Kept in half precision (as generated), a batch at a time in single: six fits side by side fit in memory.
     x_all = torch.from_numpy(np.ascontiguousarray(train_x, dtype=np.float16)).unsqueeze(1)
     y_all = torch.from_numpy(train_y.astype(np.int64))
-    generator = torch.Generator().manual_seed(seed)
-    batch = 128
-    steps = epochs * ((len(y_all) + batch - 1) // batch)
-    optimiser = torch.optim.AdamW(net.parameters(), lr=max_lr, weight_decay=1e-4)
-    schedule = torch.optim.lr_scheduler.OneCycleLR(optimiser, max_lr=max_lr, total_steps=steps, pct_start=0.15)
     loss_fn = torch.nn.CrossEntropyLoss(label_smoothing=0.02)  # targets are class probabilities
-    t0 = time.perf_counter()
-    for epoch in range(epochs):
-        net.train()
-        order = torch.randperm(len(y_all), generator=generator)
-        total = 0.0
-        for start in range(0, len(order), batch):
-            idx = order[start:start + batch]
-            x, target = _smear(_augment(x_all[idx].float(), generator), y_all[idx], generator, n_classes)
-            loss = loss_fn(net(x), target)
-            optimiser.zero_grad()
-            loss.backward()
-            optimiser.step()
-            schedule.step()
-            total += float(loss.detach()) * len(idx)
-        print(f"epoch {epoch + 1}/{epochs}: loss {total / len(y_all):.4f} ({time.perf_counter() - t0:.0f} s)",
-              flush=True)
-    net.eval()
+
+    def batch_loss(idx: Any, generator: Any) -> Any:
+        x, target = _smear(_augment(x_all[idx].float(), generator), y_all[idx], generator, n_classes)
+        return loss_fn(net(x), target)
+
+    fit_batches(net, len(y_all), batch_loss, epochs=epochs, seed=seed, max_lr=max_lr)
     trunk, weights, biases = export(net)
     # Weights go through float16 in the file: export the trunk as it will be read back.
     trunk = ConvTrunk(tuple(k.astype(np.float16).astype(np.float32) for k in trunk.kernels), trunk.biases)

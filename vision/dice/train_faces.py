@@ -13,7 +13,6 @@ fainter. Its temperature is fitted on the last twentieth of the dice, which it d
 from __future__ import annotations
 
 import argparse
-import time
 from pathlib import Path
 from typing import Any
 
@@ -61,7 +60,7 @@ def train(inks: np.ndarray, labels: np.ndarray, out: Path, *, epochs: int = EPOC
     """Fit the network on ``face_inks`` maps and write it to ``out``; returns the held-out error."""
     import torch
 
-    from vision.cells.train_cnn import export
+    from vision.cells.train_cnn import export, fit_batches
 
     torch.set_num_threads(threads)
     torch.manual_seed(seed)
@@ -69,28 +68,12 @@ def train(inks: np.ndarray, labels: np.ndarray, out: Path, *, epochs: int = EPOC
     x_all = torch.from_numpy(np.ascontiguousarray(inks[:cut].transpose(0, 3, 1, 2)))
     y_all = torch.from_numpy(labels[:cut].astype(np.int64))
     net = _net(channels)
-    generator = torch.Generator().manual_seed(seed)
-    batch = 128
-    steps = epochs * ((len(y_all) + batch - 1) // batch)
-    optimiser = torch.optim.AdamW(net.parameters(), lr=3e-3, weight_decay=1e-4)
-    schedule = torch.optim.lr_scheduler.OneCycleLR(optimiser, max_lr=3e-3, total_steps=steps, pct_start=0.15)
     loss_fn = torch.nn.CrossEntropyLoss(label_smoothing=0.02)
-    t0 = time.perf_counter()
-    for epoch in range(epochs):
-        net.train()
-        order = torch.randperm(len(y_all), generator=generator)
-        total = 0.0
-        for start in range(0, len(order), batch):
-            idx = order[start:start + batch]
-            loss = loss_fn(net(_augment(x_all[idx], generator)), y_all[idx])
-            optimiser.zero_grad()
-            loss.backward()
-            optimiser.step()
-            schedule.step()
-            total += float(loss.detach()) * len(idx)
-        print(f"epoch {epoch + 1}/{epochs}: loss {total / len(y_all):.4f} ({time.perf_counter() - t0:.0f} s)",
-              flush=True)
-    net.eval()
+
+    def batch_loss(idx: Any, generator: Any) -> Any:
+        return loss_fn(net(_augment(x_all[idx], generator)), y_all[idx])
+
+    fit_batches(net, len(y_all), batch_loss, epochs=epochs, seed=seed)
     trunk, weights, biases = export(net)
     save_face_network(out, trunk, weights, biases, 1.0, DIE_FACES)
     network = FaceNetwork(out)  # as it will be read back (float16 weights)
