@@ -13,6 +13,7 @@ Run with NumPy and OpenCV alone (``vision.cells.cnn.ConvTrunk``), as the cell ne
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from importlib import resources
 from pathlib import Path
 
@@ -31,13 +32,18 @@ def faces_path() -> Path:
     return Path(str(resources.files("vision.dice").joinpath(FACES_FILE)))
 
 
-def face_inks(crops: list[np.ndarray] | np.ndarray) -> np.ndarray:
-    """(n, CROP_PX, CROP_PX, 3) float32: each BGR crop's ink per channel against its die's white (0 on the white,
-    1 where a channel is black), the network's input."""
-    out = np.empty((len(crops), CROP_PX, CROP_PX, 3), np.float32)
-    for k, crop in enumerate(crops):
-        np.clip(1.0 - FaceInk(np.asarray(crop)).norm, INK_FLOOR, 1.0, out=out[k])
+def measured_inks(measured: Sequence[FaceInk]) -> np.ndarray:
+    """(n, CROP_PX, CROP_PX, 3) float32: each measured crop's ink per channel against its die's white (0 on the
+    white, 1 where a channel is black), the network's input."""
+    out = np.empty((len(measured), CROP_PX, CROP_PX, 3), np.float32)
+    for k, ink in enumerate(measured):
+        np.clip(1.0 - ink.norm, INK_FLOOR, 1.0, out=out[k])
     return out
+
+
+def face_inks(crops: Sequence[np.ndarray] | np.ndarray) -> np.ndarray:
+    """``measured_inks`` of BGR top-face crops (CROP_PX square) not measured yet."""
+    return measured_inks([FaceInk(np.asarray(crop)) for crop in crops])
 
 
 class FaceNetwork:

@@ -40,6 +40,7 @@ class FaceInk:
     channel over the white's), ``ink`` (the symbol's mask, inside the inner disc) and its threshold."""
 
     def __init__(self, face: np.ndarray) -> None:
+        self.face = face  # the crop measured
         darkest = cv2.min(cv2.min(face[:, :, 0], face[:, :, 1]), face[:, :, 2]).astype(np.float32)
         inner = darkest[_INNER]
         # The white: the brighter tenth of the inner disc (a wall covers about half of it).

@@ -22,7 +22,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from vision.dice.faces import FaceNetwork, combined, face_inks
+from vision.dice.faces import FaceNetwork, combined, measured_inks
 from vision.dice.features import CROP_PX, FaceInk, face_features, feature_names
 from vision.dice.geometry import (
     DIE_MM,
@@ -1162,10 +1162,10 @@ class DiceReader:
 
     def surround_faces(
         self, floor: np.ndarray, surround: np.ndarray, margin: int, view: TrayView = REFERENCE_VIEW
-    ) -> tuple[list[DieBlob], list[float], np.ndarray, list[bool], list[np.ndarray]]:
+    ) -> tuple[list[DieBlob], list[float], np.ndarray, list[bool], list[FaceInk]]:
         """(the dice found on ``floor``, how much of each top face lies in ``surround``, their faces'
         features, cropped from ``surround``: a top beyond the floor is seen whole, whether each crop's
-        symbol lies in its middle, and the crops themselves)."""
+        symbol lies in its middle, and the crops as measured: ``FaceInk.face`` is each crop)."""
         blobs = segment_dice(floor, view)
         levels = floor_levels(floor, view) if margin and blobs else None
         if levels is not None:
@@ -1189,15 +1189,15 @@ class DiceReader:
         seen = [fraction for _, fraction in crops]
         centred = [not symbol_off_centre(ink) for ink in inks]
         return (blobs, seen, np.array(features, np.float32) if features else np.zeros((0, 0), np.float32), centred,
-                [crop for crop, _ in crops])
+                inks)
 
     def _read(self, floor: np.ndarray, surround: np.ndarray, margin: int, view: TrayView) -> tuple[DieReading, ...]:
-        blobs, seen_fractions, features, centred, crops = self.surround_faces(floor, surround, margin, view)
+        blobs, seen_fractions, features, centred, inks = self.surround_faces(floor, surround, margin, view)
         if not blobs:
             return ()
         proba = self.classifier.predict_proba(features)
         if self.face_network is not None:
-            proba = combined(proba, self.face_network.predict_proba(face_inks(crops)))
+            proba = combined(proba, self.face_network.predict_proba(measured_inks(inks)))
         readings = []
         for blob, p, seen, feature, in_middle in zip(blobs, proba, seen_fractions, features, centred, strict=True):
             best = int(np.argmax(p))

@@ -98,10 +98,10 @@ def labelled_features(n_scenes: int, seed: int, far_share: float = 0.0,
             stats["missed"] += len(dice)
             continue
         view, surround, margin = reader.view_surround(frame, plane)
-        blobs, _, features, _, crops = reader.surround_faces(surround[margin:-margin, margin:-margin], surround, margin, view)
+        blobs, _, features, _, inks = reader.surround_faces(surround[margin:-margin, margin:-margin], surround, margin, view)
         tops = np.array([d.top_mm for d in dice])
         used: set[int] = set()
-        for blob, feat, crop in zip(blobs, features, crops, strict=True):
+        for blob, feat, ink in zip(blobs, features, inks, strict=True):
             c = np.array(blob.centre) / view.px_per_mm
             dist = np.hypot(*(tops - c).T)
             j = int(np.argmin(dist))
@@ -110,7 +110,7 @@ def labelled_features(n_scenes: int, seed: int, far_share: float = 0.0,
                 continue
             used.add(j)
             xs.append(feat)
-            faces.append(crop)
+            faces.append(ink.face)
             ys.append(DIE_FACES.index(dice[j].face))
         stats["missed"] += len(dice) - len(used)
     return LabelledDice(np.array(xs, np.float32), np.array(ys, np.int64), stats,
