@@ -278,6 +278,41 @@ def test_font_letters_land_in_their_cell_in_lower_and_upper_case():
     assert upper is not None and lower is not None and upper.shape != lower.shape
 
 
+def _letter_ink_extent(hand: Hand, glyph: str) -> tuple[int, int]:
+    """(width, height) in pixels of what ``hand`` writes inside a person's circle (the circle left out)."""
+    mask = np.zeros((256, 256), np.uint8)
+    pen = CellPen(mask, 0, 0, 256, hand, np.random.default_rng(1))
+    pen.glyph(glyph[1], (0.3, 0.25, 0.4, 0.5))
+    ys, xs = np.nonzero(mask > 127)
+    return int(xs.max() - xs.min() + 1), int(ys.max() - ys.min() + 1)
+
+
+@pytest.mark.parametrize("letters", ["truetype/fifthhorseman/dkg.ttf", ""])
+def test_a_narrow_hand_writes_narrower_letters_of_the_same_height(letters):
+    font = str(font_path(letters)) if letters else ""
+    plain = Hand(letter_font=font, wobble=0.0, slant=0.0)
+    w1, h1 = _letter_ink_extent(plain, "pN")
+    w2, h2 = _letter_ink_extent(dataclasses.replace(plain, letter_width=0.55), "pN")
+    assert abs(h2 - h1) <= 0.06 * h1  # as tall
+    assert 0.45 < w2 / w1 < 0.7  # about 0.55 as wide (the pen's own width does not shrink)
+
+
+def test_letter_widths_are_drawn_only_when_asked_for():
+    """Training draws a width a hand; without ``letter_widths`` the boards (evaluations) are the same as ever."""
+    from vision.cells.dataset import photographed_board
+
+    city = ["#.....#", ".......", ".......", ".......", ".......", ".......", "#.....#"]
+    boards = []
+    for widths in (None, None, (0.55, 1.4)):
+        drawn_by: list[Hand] = []
+        photographed_board(city, np.random.default_rng(3), families=("round",), drawn_by=drawn_by,
+                           letter_widths=widths)
+        boards.append(drawn_by[0])
+    assert boards[0] == boards[1] and boards[0].letter_width == 1.0
+    assert boards[2].letter_width != 1.0 and 0.55 <= boards[2].letter_width <= 1.4
+    assert dataclasses.replace(boards[2], letter_width=1.0) == boards[0]
+
+
 def test_every_symbol_of_every_family_leaves_ink():
     rng = np.random.default_rng(5)
     for name in FAMILY_NAMES:

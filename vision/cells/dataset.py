@@ -92,6 +92,7 @@ def photographed_board(
     families: Sequence[str] | None = None, camera_pixels: bool = False, camera_processing: bool = False,
     drawn_by: list[Hand] | None = None, photo_frame: tuple[int, int] | None = None,
     sensor_over_frame: float | None = None, board_detail: bool = True,
+    letter_widths: tuple[float, float] | None = None,
 ) -> np.ndarray | None:
     """Render, photograph and locate one board; the rectified image (None if it was not found).
 
@@ -105,12 +106,17 @@ def photographed_board(
     ``sensor_over_frame``: the photo is a camera's whole sensor, and the board is found as the pipeline finds it,
     in the frame it sends (the photo averaged down this many times, as its scaler does), then rectified from
     that frame or, with ``board_detail``, from the photo (``vision.board.rectified_from_detail``).
+    ``letter_widths``: the hand writes its letters and digits narrower or wider than its font, by a factor drawn
+    log-uniformly from this range (``Hand.letter_width``; training only: without it the random draws are as before).
     """
     seat = int(rng.integers(5))
     cell_px = int(rng.integers(44, 76))
     hand = Hand.random(rng, families=tuple(families) if families else None)
     if camera_pixels:
         hand = dataclasses.replace(hand, marker_letters=True)
+    if letter_widths is not None:
+        width = float(np.exp(rng.uniform(np.log(letter_widths[0]), np.log(letter_widths[1]))))
+        hand = dataclasses.replace(hand, letter_width=width)
     if drawn_by is not None:
         drawn_by.append(hand)
     board = render_board(city, rng, cell_px=cell_px, seat=seat, language=language, digit_bitmaps=digit_bitmaps,

@@ -39,6 +39,15 @@ loose) 1.57 -> 1.45 % misread; at bench_adapt's seed 9100 2.32 -> 2.20 %, at 525
 during play got worse at 5252 (from turn 41 every drawing on the board 1.31 -> 1.83 %, new drawings 1.99 -> 3.23 %;
 at 9100 0.79 -> 0.89 %): a misread that nobody noticed, learned as read, is a close neighbour of its own hand's
 next drawings of that letter on a network that learned letters alone.
+
+Tried and not kept (2026-11-28, stop 48): the stage heads fitted to close crops cut from the teaching sheet's photo
+(and from the same jittered copies of it that make the sheet's ink maps), as the stages read a board, instead of
+zoomed from the kept ink maps, which are softer (``close_look.close_from_cell_inks``). Stop 45 had measured it on
+letters alone (school's, the letter network only: 14.0-14.6 -> 11.1-11.7 % misread). With the whole reader
+(``bench_adapt``'s teaching sheets at dev seed 5151: quick, round, school and loose, 4 players, 20 boards a player)
+the players' own boards misread 136 -> 135 of 13,120 cells (1.04 -> 1.03 %; untaught 1.75 %): the cell networks and
+the seat's votes already make up most of the difference. Keeping a photo crop with every labelled drawing in the
+store was not worth one cell in 13,000.
 """
 
 from __future__ import annotations

@@ -55,6 +55,20 @@ another. Not shipped. The church stage with the third pool's digits too (``--sta
 800``, the network without loose, 121,237 crops, 11 min, held-out crops 2.15 % misread): loose 9.82 -> 9.74 %,
 its 4 read as 1 42 -> 43 and 1 as 4 40 -> 43. Not shipped either.
 
+Tried and not kept (stop 48, 2026-11-28): hands that write narrower or wider than their fonts (``--letter-widths
+0.55 1.4``: each board's hand a width factor drawn log-uniformly, ``Hand.letter_width``), after the letters misread
+most were a few fonts' (at seed 9300, 150 boards a family drawn as ``bench_hands`` draws them: loose's Kristi 51 % of
+its persons' letters, round's Ecolier 34 %, school's Femke Klaver 27 %) and the school hands and Kristi write
+condensed letters that no other family does. The network without loose (94,580 crops, 12 min on one thread) read
+loose's cells 9.09 -> 9.41 % misread (from 60-80 px a cell, 60 boards: 7.03 -> 6.63 %), the one without school read
+school's 4.89 -> 4.75 %: no better than another fit seed gives. Nor (the same day) the letters written with the
+hand's marker and seen as a camera's pixels average them (``photographed_board``'s ``camera_pixels``, the pictures
+``bench_hands --camera-pixels`` reads and no letter network had learned from): every family's 350 person boards drawn
+that way as well (``train_hands.family_cells`` with ``camera_pixels``, board seed 1900) beside the shipped recipe's,
+140,593 crops, 17 min a network on one thread. Loose's 150 boards at seed 9300 9.09 -> 9.32 %, drawn that way
+11.79 -> 11.69 %; round's 4.68 -> 4.37 % and 6.05 -> 5.92 %. What loose still misreads is a few fonts' letters,
+whatever the networks are shown.
+
 Each network learns only person letters (its head keeps the cell reader's classes, so that a network file is
 a cell network's file, and the reader takes the letters' columns). Its temperature is fitted on held-out
 boards of the hands it learned; the letter stage's reading is averaged with the cell networks' and never
@@ -137,9 +151,10 @@ def church_city(rng: np.random.Generator, language: str) -> list[str]:
     return ["".join(r) for r in grid]
 
 
-def _stage_part(stage: str, fam: str, seed: int, n_boards: int,
-                camera_pixels: bool = False) -> tuple[np.ndarray, np.ndarray]:
-    """(close crops, glyph classes) of the ``stage``'s kind on ``n_boards`` boards of it drawn by ``fam``'s hands."""
+def _stage_part(stage: str, fam: str, seed: int, n_boards: int, camera_pixels: bool = False, *,
+                letter_widths: tuple[float, float] | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """(close crops, glyph classes) of the ``stage``'s kind on ``n_boards`` boards of it drawn by ``fam``'s hands,
+    who write their letters and digits as much narrower or wider as ``letter_widths`` says (``photographed_board``)."""
     recipe = STAGES[stage]
     look, make_city = recipe.look, recipe.make_city
     rng = np.random.default_rng(seed)
@@ -153,7 +168,8 @@ def _stage_part(stage: str, fam: str, seed: int, n_boards: int,
         band = rng.choice(len(TRAINING_CELL_PX), p=[share for _, share in TRAINING_CELL_PX])
         bitmaps = digits_train if digits_train is not None and rng.random() < recipe.bitmap_digit_rate else None
         rectified = photographed_board(city, rng, language=language, cell_px_range=TRAINING_CELL_PX[int(band)][0],
-                                       families=families, camera_pixels=camera_pixels, digit_bitmaps=bitmaps)
+                                       families=families, camera_pixels=camera_pixels, digit_bitmaps=bitmaps,
+                                       letter_widths=letter_widths)
         if rectified is None:
             continue
         made += 1
@@ -179,6 +195,7 @@ class StageRecipe:
     fit_seed: int
     bitmap_digit_rate: float = 0.0
     cursive_pool_boards: int = 0
+    letter_widths: tuple[float, float] | None = None  # hands write narrower or wider (``photographed_board``)
 
 
 STAGES = {"letters": StageRecipe(LETTERS, person_city, LETTER_SEED, web_pool_boards=800, fit_seed=1),
@@ -186,15 +203,18 @@ STAGES = {"letters": StageRecipe(LETTERS, person_city, LETTER_SEED, web_pool_boa
                                   bitmap_digit_rate=CHURCH_BITMAP_RATE)}
 
 
-def letter_cells(n_boards: dict[str, int], cache: Path,
-                 stage: str = "letters") -> dict[str, tuple[np.ndarray, np.ndarray]]:
+def letter_cells(n_boards: dict[str, int], cache: Path, stage: str = "letters",
+                 letter_widths: tuple[float, float] | None = None) -> dict[str, tuple[np.ndarray, np.ndarray]]:
     """(close crops, labels) of each set's ``n_boards`` boards of the ``stage``'s kind, generated side by side
-    and kept in ``cache`` (``train_hands.family_cells``, drawing ``_stage_part`` for that stage)."""
+    and kept in ``cache`` (``train_hands.family_cells``, drawing ``_stage_part`` for that stage); ``letter_widths``:
+    see ``_stage_part``."""
     seed = STAGES[stage].board_seed
+    kind = stage if letter_widths is None else f"{stage}-widths-{letter_widths[0]:g}-{letter_widths[1]:g}"
+    part = partial(_stage_part, stage, letter_widths=letter_widths)
     data: dict[str, tuple[np.ndarray, np.ndarray]] = {}
     for n in dict.fromkeys(n_boards.values()):
         sets = tuple(fam for fam, boards in n_boards.items() if boards == n)
-        data.update(family_cells(sets, n, seed, cache, part=partial(_stage_part, stage), kind=stage))
+        data.update(family_cells(sets, n, seed, cache, part=part, kind=kind))
     return data
 
 
@@ -238,6 +258,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--stage", choices=tuple(STAGES), default="letters", help="which close-look stage")
     parser.add_argument("--families", nargs="+", default=list(FAMILY_NAMES), choices=FAMILY_NAMES,
                         help="which to leave out in turn")
+    parser.add_argument("--letter-widths", type=float, nargs=2, default=None, metavar=("NARROWEST", "WIDEST"),
+                        help="hands write letters and digits narrower or wider than their fonts, by up to these "
+                        "factors (Hand.letter_width); default the stage's")
     args = parser.parse_args(argv)
     recipe = STAGES[args.stage]
     web_pool_boards = recipe.web_pool_boards if args.web_pool_boards is None else args.web_pool_boards
@@ -255,7 +278,8 @@ def main(argv: list[str] | None = None) -> int:
     sets = FAMILY_NAMES + (CLASSIC, POOL) + ((WEB,) if web_pool_boards else ()) + ((CURSIVE,) if cursive_boards else ())
     n_boards = {**dict.fromkeys(FAMILY_NAMES, args.boards), CLASSIC: args.classic_boards, POOL: args.pool_boards,
                 WEB: web_pool_boards, CURSIVE: cursive_boards}
-    data = letter_cells({fam: n_boards[fam] for fam in sets}, args.cache, args.stage)
+    letter_widths = recipe.letter_widths if args.letter_widths is None else tuple(args.letter_widths)
+    data = letter_cells({fam: n_boards[fam] for fam in sets}, args.cache, args.stage, letter_widths)
     look = recipe.look
     out_dir = args.out_dir
     if out_dir is not None:

@@ -142,6 +142,10 @@ class Hand:
     # A font's letters written with this hand's marker (``hands.marker_glyph``: no stroke thinner than the pen)
     # rather than as the font draws them, hairlines and all.
     marker_letters: bool = False
+    # How wide this hand writes letters and digits against the font's own proportions (under 1 narrow, over 1
+    # wide): people write condensed or broad whatever font their hand resembles. Only training draws it
+    # (``dataset.photographed_board``'s ``letter_widths``); OpenCV's Hershey letters keep their width.
+    letter_width: float = 1.0
 
     @property
     def letter_source(self) -> str:
@@ -285,6 +289,8 @@ class CellPen:
             return
         char = char.upper()  # the stroke font writes capitals only
         variants = GLYPHS[char]
+        if self.hand.letter_width != 1.0:
+            x, w = x + w * (1.0 - self.hand.letter_width) / 2, w * self.hand.letter_width
         # A hand's tremor is relative to what it draws: writing a letter half the symbol's height, the
         # pen wanders half as far. A cell-sized wobble on a small letter moved M's middle point by a
         # quarter of its height and made M, N, J, S, 3 and 5 unreadable to a person too.
@@ -301,8 +307,9 @@ class CellPen:
 
         x, y, w, h = box
         gh, gw = ink.shape
-        scale = min(w / gw, h / gh)
-        uw, uh = gw * scale, gh * scale
+        wide = gw * self.hand.letter_width  # the letter as this hand's proportions make it
+        scale = min(w / wide, h / gh)
+        uw, uh = wide * scale, gh * scale
         ux, uy = x + (w - uw) / 2, y + (h - uh) / 2
         wobble, self.wobble_scale = self.wobble_scale, max(w, h)
         try:
