@@ -278,7 +278,8 @@ def main(argv: list[str] | None = None) -> int:
     sets = FAMILY_NAMES + (CLASSIC, POOL) + ((WEB,) if web_pool_boards else ()) + ((CURSIVE,) if cursive_boards else ())
     n_boards = {**dict.fromkeys(FAMILY_NAMES, args.boards), CLASSIC: args.classic_boards, POOL: args.pool_boards,
                 WEB: web_pool_boards, CURSIVE: cursive_boards}
-    letter_widths = recipe.letter_widths if args.letter_widths is None else tuple(args.letter_widths)
+    letter_widths = (recipe.letter_widths if args.letter_widths is None
+                     else (args.letter_widths[0], args.letter_widths[1]))
     data = letter_cells({fam: n_boards[fam] for fam in sets}, args.cache, args.stage, letter_widths)
     look = recipe.look
     out_dir = args.out_dir
