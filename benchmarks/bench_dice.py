@@ -84,8 +84,8 @@ def same_table(n_tables: int, throws: int, seed: int,
     floor): (read by one reader a table, as the pipeline does: the dice measured before held (``dice_side``);
     the same frames each read alone)."""
     kept = new_reader(face_network)
-    alone = DiceReader(kept.classifier)
-    alone.face_network = kept.face_network  # the same reading, or none
+    alone = DiceReader(kept.classifier, face_network=kept.face_network)  # the same networks, loaded once
+    alone.face_network = kept.face_network  # (None: the classifier alone, as ``kept`` reads)
     reports: tuple[list[DiceReport], list[DiceReport]] = ([], [])
     for k, floor in enumerate((*HELD_OUT_FLOORS, *CLASSIC_FLOORS)):
         look = TrayLook(floor, 200.0, 140.0, 14.0)
