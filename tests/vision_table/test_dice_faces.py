@@ -81,7 +81,7 @@ def test_the_network_reads_every_turn_of_far_dice(network, far_dice):
     assert min(right) >= features - 0.03
 
 
-def test_the_reader_multiplies_both_readings(far_dice):
+def test_the_reader_multiplies_both_readings():
     """The reader's confidence in a die is the combined reading's: with the face network it differs from the
     classifier's alone, and reading without it (``face_network`` None) gives the classifier's alone."""
     from vision.synth.dice import TrayLook, tray_scene
