@@ -62,6 +62,41 @@ def test_trunk_matches_direct_convolution():
         np.testing.assert_allclose(row, x.transpose(2, 0, 1).ravel(), rtol=1e-4, atol=1e-5)
 
 
+def test_deeper_trunk_matches_direct_convolution():
+    """The letter stage's shape: two convolutions before each pool, the last map averaged over its places."""
+    rng = np.random.default_rng(2)
+    channels = (1, 3, 3, 4, 4)
+    pools = (False, True, False, True)
+    weights = [rng.normal(0, 0.5, (c_out, c_in, 3, 3)) for c_in, c_out in pairwise(channels)]
+    biases = [rng.normal(0, 0.1, len(w)) for w in weights]
+    trunk = ConvTrunk(tuple(w.transpose(2, 3, 1, 0).reshape(-1, len(w)).astype(np.float32) for w in weights),
+                      tuple(b.astype(np.float32) for b in biases), pools, global_average=True)
+    crops = rng.random((3, 8, 12)).astype(np.float32)
+    got = trunk.features(crops)
+    assert got.shape == (3, 4)
+    for crop, row in zip(crops, got, strict=True):
+        x = crop[..., None].astype(np.float64)
+        for w, b, pool in zip(weights, biases, pools, strict=True):
+            x = _direct_conv_relu(x, w, b)
+            x = _pool(x) if pool else x
+        np.testing.assert_allclose(row, x.mean(axis=(0, 1)), rtol=1e-4, atol=1e-5)
+
+
+def test_deeper_trunk_survives_save_and_load(tmp_path):
+    rng = np.random.default_rng(3)
+    trunk = ConvTrunk((rng.normal(size=(9, 2)).astype(np.float32), rng.normal(size=(18, 3)).astype(np.float32)),
+                      (np.zeros(2, np.float32), np.full(3, 0.1, np.float32)), (False, True), global_average=True)
+    head = CellModel(mean=np.zeros(3, np.float32), scale=np.ones(3, np.float32),
+                     weights=(rng.normal(size=(3, 17)).astype(np.float32),), biases=(np.zeros(17, np.float32),),
+                     temperature=1.0)
+    path = tmp_path / "letters.npz"
+    save_cnn(path, trunk, head)
+    back = ConvTrunk.load(path)
+    assert back.pools == (False, True) and back.global_average
+    crops = rng.random((2, 8, 8)).astype(np.float32)
+    np.testing.assert_allclose(back.features(crops), trunk.features(crops), rtol=2e-3, atol=2e-3)
+
+
 def test_save_and_load_round_trip(tmp_path):
     rng = np.random.default_rng(1)
     trunk = ConvTrunk((rng.normal(size=(9, 2)).astype(np.float32),), (np.zeros(2, np.float32),))

@@ -1,7 +1,8 @@
 """The convolutional trunk of the cell classifier, run with NumPy only (this runs on the Pi).
 
 Three 3 x 3 convolutions (batch norm folded in at export), each followed by ReLU and a 2 x 2 max
-pool, turn an ink map (40 x 40, ``features.cell_crops``) into a feature vector; the dense head that
+pool, turn an ink map (40 x 40, ``features.cell_crops``) into a feature vector (a trunk may also have two
+convolutions before each pool and average its last map over its places: ``ConvTrunk.pools``); the dense head that
 classifies it is a ``CellModel`` (same file), so calibration and teach-mode fine-tuning stay as they
 were. Trained with PyTorch by ``vision.cells.train_cnn`` (training only; never imported here).
 
@@ -51,6 +52,13 @@ def single_threaded_blas() -> Iterator[None]:
 class ConvTrunk:
     kernels: tuple[np.ndarray, ...]  # (3 * 3 * c_in, c_out) each, rows ordered (ky, kx, c_in)
     biases: tuple[np.ndarray, ...]
+    # Whether a 2 x 2 max pool follows each convolution (None: every one, as in the first networks), and whether
+    # the last map is averaged over its places (the letter stage's deeper trunk) instead of flattened.
+    pools: tuple[bool, ...] | None = None
+    global_average: bool = False
+
+    def pooled(self, i: int) -> bool:
+        return True if self.pools is None else self.pools[i]
 
     @staticmethod
     def is_cnn_file(path: Path) -> bool:
@@ -62,7 +70,9 @@ class ConvTrunk:
         with np.load(path) as data:
             n = int(data["n_conv"])
             return cls(kernels=tuple(data[f"conv_w{i}"].astype(np.float32) for i in range(n)),
-                       biases=tuple(data[f"conv_b{i}"].astype(np.float32) for i in range(n)))
+                       biases=tuple(data[f"conv_b{i}"].astype(np.float32) for i in range(n)),
+                       pools=tuple(bool(p) for p in data["conv_pool"]) if "conv_pool" in data else None,
+                       global_average=bool(data["global_average"]) if "global_average" in data else False)
 
     def arrays(self) -> dict[str, np.ndarray]:
         """What ``load`` reads back (to be saved next to the head's arrays)."""
@@ -70,10 +80,15 @@ class ConvTrunk:
         for i, (k, b) in enumerate(zip(self.kernels, self.biases, strict=True)):
             out[f"conv_w{i}"] = k.astype(np.float16)
             out[f"conv_b{i}"] = b.astype(np.float32)
+        if self.pools is not None:
+            out["conv_pool"] = np.array(self.pools, np.int8)
+        if self.global_average:
+            out["global_average"] = np.array(1, np.int8)
         return out
 
     def features(self, crops: np.ndarray) -> np.ndarray:
-        """Ink maps (n, h, w) -> (n, c * h/8 * w/8) features, flattened channel-first like PyTorch."""
+        """Ink maps (n, h, w) -> (n, c * h/8 * w/8) features, flattened channel-first like PyTorch (three pooled
+        convolutions), or (n, c) with ``global_average``."""
         if len(crops) > FEATURE_BATCH:
             # The second layer's products take about 130 KB a crop: tens of thousands at once (training's
             # validation, calibration) would take gigabytes.
@@ -83,14 +98,20 @@ class ConvTrunk:
         for i, (kernel, bias) in enumerate(zip(self.kernels, self.biases, strict=True)):
             # ReLU(x + b) is monotonic per channel, so pooling first gives the same result on a quarter
             # of the values.
-            x = _pooled_conv3x3_first(x, kernel) if i == 0 and kernel.shape[0] == 9 else _max_pool2(_conv3x3(x, kernel))
+            pool = self.pooled(i)
+            if i == 0 and kernel.shape[0] == 9:
+                x = _conv3x3_first(x, kernel, pool)
+            else:
+                x = _max_pool2(_conv3x3(x, kernel)) if pool else _conv3x3(x, kernel)
             x += bias
             np.maximum(x, 0.0, out=x)
+        if self.global_average:
+            return x.mean(axis=(1, 2))
         return np.ascontiguousarray(x.transpose(0, 3, 1, 2)).reshape(len(x), -1)
 
 
-def _pooled_conv3x3_first(crops: np.ndarray, kernel: np.ndarray) -> np.ndarray:
-    """'Same' 3 x 3 convolution (no bias) of single-channel maps (n, h, w), 2 x 2 max-pooled -> NHWC.
+def _conv3x3_first(crops: np.ndarray, kernel: np.ndarray, pool: bool = True) -> np.ndarray:
+    """'Same' 3 x 3 convolution (no bias) of single-channel maps (n, h, w), 2 x 2 max-pooled if ``pool`` -> NHWC.
 
     A matrix product with only nine rows is slow (and badly threaded) in BLAS; ``cv2.filter2D`` on the
     crops stacked into one tall image, each with its own zero border, does the whole batch per channel.
@@ -99,11 +120,13 @@ def _pooled_conv3x3_first(crops: np.ndarray, kernel: np.ndarray) -> np.ndarray:
     tiled = np.zeros((n, h + 2, w + 2), np.float32)
     tiled[:, 1:-1, 1:-1] = crops
     flat = tiled.reshape(n * (h + 2), w + 2)
-    out = np.empty((kernel.shape[1], n, h // 2, w // 2), np.float32)
+    step = 2 if pool else 1
+    out = np.empty((kernel.shape[1], n, h // step, w // step), np.float32)
     for o in range(kernel.shape[1]):
         # filter2D correlates (no kernel flip), like PyTorch's conv2d.
         filtered = cv2.filter2D(flat, cv2.CV_32F, kernel[:, o].reshape(3, 3), borderType=cv2.BORDER_CONSTANT)
-        out[o] = _max_pool2(filtered.reshape(n, h + 2, w + 2, 1)[:, 1:-1, 1:-1])[..., 0]
+        inner = filtered.reshape(n, h + 2, w + 2)[:, 1:-1, 1:-1]
+        out[o] = _max_pool2(inner[..., None])[..., 0] if pool else inner
     return np.ascontiguousarray(out.transpose(1, 2, 3, 0))
 
 

@@ -79,19 +79,24 @@ REPLAY_PER_CLASS = 12
 SMEAR_RATE = 0.04  # drawings wiped out of recognition, taught as 'no idea' (uniform target)
 
 
-def _torch_net(n_classes: int, channels: tuple[int, ...] = CHANNELS, batch_norm: bool = False) -> Any:
-    """``batch_norm``: each convolution followed by batch normalisation (folded into it at ``export``)."""
+def _torch_net(n_classes: int, channels: tuple[int, ...] = CHANNELS, batch_norm: bool = False,
+               convs_per_stage: int = 1, global_average: bool = False) -> Any:
+    """``batch_norm``: each convolution followed by batch normalisation (folded into it at ``export``).
+    ``convs_per_stage`` convolutions of each of ``channels`` before each 2 x 2 max pool; ``global_average``: the
+    last map averaged over its places (one value a channel) instead of flattened."""
     import torch.nn as nn
 
     layers: list[nn.Module] = []
     c_in = 1
     for c_out in channels:
-        layers += [nn.Conv2d(c_in, c_out, 3, padding=1), *([nn.BatchNorm2d(c_out)] if batch_norm else []), nn.ReLU(),
-                   nn.MaxPool2d(2)]
-        c_in = c_out
-    flat = channels[-1] * (CROP_PX // 2 ** len(channels)) ** 2
-    head = [nn.Flatten(), nn.Dropout(0.1), nn.Linear(flat, HIDDEN), nn.ReLU(), nn.Dropout(0.2),
-            nn.Linear(HIDDEN, n_classes)]
+        for _ in range(convs_per_stage):
+            layers += [nn.Conv2d(c_in, c_out, 3, padding=1), *([nn.BatchNorm2d(c_out)] if batch_norm else []),
+                       nn.ReLU()]
+            c_in = c_out
+        layers.append(nn.MaxPool2d(2))
+    flat = channels[-1] * (1 if global_average else (CROP_PX // 2 ** len(channels)) ** 2)
+    head = [*([nn.AdaptiveAvgPool2d(1)] if global_average else []), nn.Flatten(), nn.Dropout(0.1),
+            nn.Linear(flat, HIDDEN), nn.ReLU(), nn.Dropout(0.2), nn.Linear(HIDDEN, n_classes)]
     return nn.Sequential(*layers, *head)
 
 
@@ -117,7 +122,8 @@ def _augment(x: Any, generator: Any) -> Any:
 
     n, size = len(x), x.shape[-1]
     groups = (n + 7) // 8
-    u = torch.rand((groups, 5), generator=generator)
+    on = generator.device  # draws where the batch is (a GPU's generator draws there)
+    u = torch.rand((groups, 5), generator=generator, device=on)
     angle = (u[:, 0] - 0.5) * math.radians(16)
     scale = 0.9 + 0.2 * u[:, 1]
     shear = (u[:, 2] - 0.5) * 0.3
@@ -128,17 +134,18 @@ def _augment(x: Any, generator: Any) -> Any:
     theta = theta.repeat_interleave(8, 0)[:n]
     grid = F.affine_grid(theta, list(x.shape), align_corners=False)
     if ELASTIC_RATE > 0:
-        coarse = (torch.rand((n, 2, ELASTIC_GRID, ELASTIC_GRID), generator=generator) * 2 - 1) * (ELASTIC_PX * 2 / size)
-        coarse = coarse * (torch.rand((n, 1, 1, 1), generator=generator) < ELASTIC_RATE)
+        coarse = ((torch.rand((n, 2, ELASTIC_GRID, ELASTIC_GRID), generator=generator, device=on) * 2 - 1)
+                  * (ELASTIC_PX * 2 / size))
+        coarse = coarse * (torch.rand((n, 1, 1, 1), generator=generator, device=on) < ELASTIC_RATE)
         field = F.interpolate(coarse, size=(size, size), mode="bicubic", align_corners=False)
         grid = grid + field.permute(0, 2, 3, 1)
     x = F.grid_sample(x, grid, mode="bilinear", padding_mode="zeros", align_corners=False)
-    width = torch.rand((n, 1, 1, 1), generator=generator)
+    width = torch.rand((n, 1, 1, 1), generator=generator, device=on)
     thick = F.max_pool2d(x, 3, stride=1, padding=1)
     thin = -F.max_pool2d(-x, 3, stride=1, padding=1)
     x = torch.where(width < THICKEN_RATE, thick, torch.where(width > 1 - THIN_RATE, thin, x))
-    gain = 0.75 + 0.5 * torch.rand((n, 1, 1, 1), generator=generator)
-    faint = torch.rand((n, 1, 1, 1), generator=generator) < FAINT_RATE
+    gain = 0.75 + 0.5 * torch.rand((n, 1, 1, 1), generator=generator, device=on)
+    faint = torch.rand((n, 1, 1, 1), generator=generator, device=on) < FAINT_RATE
     gain = torch.where(faint, gain - 0.5, gain)
     return x * gain
 
@@ -148,18 +155,19 @@ def _smear(x: Any, labels: Any, generator: Any, n_classes: int) -> tuple[Any, An
     sleeve-wiped drawing comes out uncertain instead of confidently read as something."""
     import torch
 
+    on = generator.device
     target = torch.nn.functional.one_hot(labels, n_classes).float()
-    pick = (torch.rand(len(x), generator=generator) < SMEAR_RATE) & (labels != 0)
+    pick = (torch.rand(len(x), generator=generator, device=on) < SMEAR_RATE) & (labels != 0)
     if not bool(pick.any()):
         return x, target
-    sigma = 2.5 + 2.5 * float(torch.rand(1, generator=generator))
+    sigma = 2.5 + 2.5 * float(torch.rand(1, generator=generator, device=on))
     radius = int(3 * sigma)
-    taps = torch.exp(-0.5 * (torch.arange(-radius, radius + 1) / sigma) ** 2)
+    taps = torch.exp(-0.5 * (torch.arange(-radius, radius + 1, device=on) / sigma) ** 2)
     taps = taps / taps.sum()
     blurred = x[pick]
     blurred = torch.nn.functional.conv2d(blurred, taps.view(1, 1, 1, -1), padding=(0, radius))
     blurred = torch.nn.functional.conv2d(blurred, taps.view(1, 1, -1, 1), padding=(radius, 0))
-    fade = 0.3 + 0.4 * torch.rand((len(blurred), 1, 1, 1), generator=generator)
+    fade = 0.3 + 0.4 * torch.rand((len(blurred), 1, 1, 1), generator=generator, device=on)
     x = x.clone()
     x[pick] = blurred * fade
     target[pick] = 1.0 / n_classes
@@ -202,10 +210,15 @@ def export(net: Any) -> tuple[ConvTrunk, list[np.ndarray], list[np.ndarray]]:
             b = (b - norm.running_mean.detach().numpy()) * gain + norm.bias.detach().numpy()
         kernels.append(w.transpose(2, 3, 1, 0).reshape(-1, w.shape[0]).astype(np.float32))  # (ky, kx, in)
         biases.append(b.astype(np.float32))
+    conv_at = [k for k, m in enumerate(modules) if isinstance(m, nn.Conv2d)]
+    pools = tuple(any(isinstance(m, nn.MaxPool2d) for m in modules[k:end])
+                  for k, end in zip(conv_at, [*conv_at[1:], len(modules)], strict=True))
+    global_average = any(isinstance(m, nn.AdaptiveAvgPool2d) for m in modules)
     dense = [m for m in net if isinstance(m, nn.Linear)]
     weights = [m.weight.detach().numpy().T.astype(np.float32).copy() for m in dense]
     head_biases = [m.bias.detach().numpy().astype(np.float32).copy() for m in dense]
-    return ConvTrunk(tuple(kernels), tuple(biases)), weights, head_biases
+    trunk = ConvTrunk(tuple(kernels), tuple(biases), None if all(pools) else pools, global_average)
+    return trunk, weights, head_biases
 
 
 def train(seed: int, n_boards: int, n_val_boards: int, epochs: int, out: Path, cache: Path | None,
@@ -217,21 +230,21 @@ def train(seed: int, n_boards: int, n_val_boards: int, epochs: int, out: Path, c
 
 
 def fit_batches(net: Any, n: int, batch_loss: Callable[[Any, Any], Any], *, epochs: int, seed: int,
-                max_lr: float = 3e-3, batch: int = 128) -> None:
+                max_lr: float = 3e-3, batch: int = 128, device: str = "cpu") -> None:
     """Fit ``net`` (PyTorch) over ``epochs`` passes of ``n`` samples in shuffled batches of ``batch``: AdamW with a
     one-cycle rate; ``batch_loss(indices, generator)`` gives a batch's loss (``generator`` draws its
-    augmentation). Leaves the net in eval mode."""
+    augmentation, on ``device``). Leaves the net in eval mode."""
     import torch
 
-    generator = torch.Generator().manual_seed(seed)
+    generator = torch.Generator(device=device).manual_seed(seed)
     steps = epochs * ((n + batch - 1) // batch)
     optimiser = torch.optim.AdamW(net.parameters(), lr=max_lr, weight_decay=1e-4)
     schedule = torch.optim.lr_scheduler.OneCycleLR(optimiser, max_lr=max_lr, total_steps=steps, pct_start=0.15)
     t0 = time.perf_counter()
     for epoch in range(epochs):
         net.train()
-        order = torch.randperm(n, generator=generator)
-        total = 0.0
+        order = torch.randperm(n, generator=generator, device=device)
+        total = torch.zeros((), device=device)  # summed where the batches are: no wait for the GPU each step
         for start in range(0, n, batch):
             idx = order[start:start + batch]
             loss = batch_loss(idx, generator)
@@ -239,39 +252,138 @@ def fit_batches(net: Any, n: int, batch_loss: Callable[[Any, Any], Any], *, epoc
             loss.backward()
             optimiser.step()
             schedule.step()
-            total += float(loss.detach()) * len(idx)
-        print(f"epoch {epoch + 1}/{epochs}: loss {total / n:.4f} ({time.perf_counter() - t0:.0f} s)", flush=True)
+            total += loss.detach() * len(idx)
+        print(f"epoch {epoch + 1}/{epochs}: loss {float(total) / n:.4f} ({time.perf_counter() - t0:.0f} s)", flush=True)
     net.eval()
+
+
+# A teacher for the small networks (Hinton, Vinyals and Dean, 2015, "Distilling the knowledge in a neural
+# network"): a residual network many times their size, trained on the same crops where a GPU is lent
+# (``--device cuda``), whose softened reading the small network then learns beside the labels. The Pi runs
+# only the small network; the teacher is never exported.
+TEACHER_WIDTH = 64
+DISTIL_TEMPERATURE = 4.0
+DISTIL_LABEL_SHARE = 0.3  # of the small network's loss from the labels, the rest from the teacher
+
+
+def _teacher_net(n_classes: int, width: int = TEACHER_WIDTH) -> Any:
+    """Three stages of two residual blocks (``width``, twice and four times as many channels, 40 -> 20 -> 10 px),
+    global average pooling and one dense layer."""
+    import torch.nn as nn
+
+    class Residual(nn.Module):
+        def __init__(self, channels: int) -> None:
+            super().__init__()
+            self.body = nn.Sequential(nn.Conv2d(channels, channels, 3, padding=1, bias=False),
+                                      nn.BatchNorm2d(channels), nn.ReLU(),
+                                      nn.Conv2d(channels, channels, 3, padding=1, bias=False),
+                                      nn.BatchNorm2d(channels))
+            self.out = nn.ReLU()
+
+        def forward(self, x: Any) -> Any:
+            return self.out(x + self.body(x))
+
+    def stage(c_in: int, c_out: int) -> list[nn.Module]:
+        return [nn.Conv2d(c_in, c_out, 3, padding=1, bias=False), nn.BatchNorm2d(c_out), nn.ReLU(),
+                Residual(c_out), Residual(c_out)]
+
+    return nn.Sequential(*stage(1, width), nn.MaxPool2d(2), *stage(width, 2 * width), nn.MaxPool2d(2),
+                         *stage(2 * width, 4 * width), nn.AdaptiveAvgPool2d(1), nn.Flatten(), nn.Dropout(0.2),
+                         nn.Linear(4 * width, n_classes))
+
+
+def train_teacher(train_x: np.ndarray, train_y: np.ndarray, *, epochs: int, seed: int, device: str = "cpu",
+                  width: int = TEACHER_WIDTH) -> Any:
+    """A teacher (``_teacher_net``) fitted on crops (n, CROP_PX, CROP_PX) with the small networks' augmentation
+    and smearing; left on ``device`` in eval mode."""
+    import torch
+
+    torch.manual_seed(seed)
+    n_classes = len(GLYPH_CLASSES)
+    net = _teacher_net(n_classes, width).to(device)
+    x_all = torch.from_numpy(np.ascontiguousarray(train_x, dtype=np.float16)).unsqueeze(1).to(device)
+    y_all = torch.from_numpy(train_y.astype(np.int64)).to(device)
+    loss_fn = torch.nn.CrossEntropyLoss(label_smoothing=0.02)
+    fast = torch.autocast(device_type="cuda", dtype=torch.bfloat16, enabled=device.startswith("cuda"))
+
+    def batch_loss(idx: Any, generator: Any) -> Any:
+        x, target = _smear(_augment(x_all[idx].float(), generator), y_all[idx], generator, n_classes)
+        with fast:
+            logits = net(x)
+        return loss_fn(logits.float(), target)
+
+    fit_batches(net, len(y_all), batch_loss, epochs=epochs, seed=seed, max_lr=2e-3, batch=256, device=device)
+    return net
+
+
+def network_logits(net: Any, x: np.ndarray, device: str = "cpu", batch: int = 4096) -> np.ndarray:
+    """A PyTorch network's logits (n, classes) of crops (n, CROP_PX, CROP_PX), in batches."""
+    import torch
+
+    out = []
+    with torch.no_grad():
+        for start in range(0, len(x), batch):
+            chunk = torch.from_numpy(np.asarray(x[start:start + batch], np.float32)).unsqueeze(1).to(device)
+            out.append(net(chunk).float().cpu().numpy())
+    return np.concatenate(out) if out else np.zeros((0, len(GLYPH_CLASSES)), np.float32)
 
 
 def train_on(train_x: np.ndarray, train_y: np.ndarray, val_x: np.ndarray, val_y: np.ndarray, *, out: Path,
              epochs: int, seed: int, threads: int = 2, channels: tuple[int, ...] = CHANNELS,
              temperature: float | None = None, trained_on: tuple[str, ...] = (), init: Path | None = None,
-             max_lr: float = 3e-3, batch_norm: bool = False) -> None:
+             max_lr: float = 3e-3, batch_norm: bool = False, device: str = "cpu", teacher: Any | None = None,
+             convs_per_stage: int = 1, global_average: bool = False) -> None:
     """Fit the network on crops (n, CROP_PX, CROP_PX) and write it to ``out``. ``temperature``: use this
     one instead of fitting it on ``val_x`` (``train_hands`` fits it on hands the network never saw).
-    ``init``: start from this network file's weights (same channels, no ``batch_norm``) instead of random ones."""
+    ``init``: start from this network file's weights (same channels, no ``batch_norm``) instead of random ones.
+    ``device``: where it is fitted ('cuda' where a GPU is lent; the file is the same kind either way).
+    ``teacher``: a PyTorch network on ``device`` (``train_teacher``) whose softened reading of each augmented
+    batch the network learns beside the labels (``DISTIL_LABEL_SHARE``). ``convs_per_stage``, ``global_average``:
+    the network's shape (``_torch_net``)."""
     import torch
+    import torch.nn.functional as F
 
     torch.set_num_threads(threads)
     torch.manual_seed(seed)
     n_classes = len(GLYPH_CLASSES)
-    net = _torch_net(n_classes, channels, batch_norm)
+    net = _torch_net(n_classes, channels, batch_norm, convs_per_stage, global_average)
     if init is not None:
         load_weights(net, init)
+    net = net.to(device)
     # Kept in half precision (as generated), a batch at a time in single: six fits side by side fit in memory.
-    x_all = torch.from_numpy(np.ascontiguousarray(train_x, dtype=np.float16)).unsqueeze(1)
-    y_all = torch.from_numpy(train_y.astype(np.int64))
+    x_all = torch.from_numpy(np.ascontiguousarray(train_x, dtype=np.float16)).unsqueeze(1).to(device)
+    y_all = torch.from_numpy(train_y.astype(np.int64)).to(device)
     loss_fn = torch.nn.CrossEntropyLoss(label_smoothing=0.02)  # targets are class probabilities
+    fast = torch.autocast(device_type="cuda", dtype=torch.bfloat16, enabled=device.startswith("cuda"))
 
     def batch_loss(idx: Any, generator: Any) -> Any:
         x, target = _smear(_augment(x_all[idx].float(), generator), y_all[idx], generator, n_classes)
-        return loss_fn(net(x), target)
+        logits = net(x)
+        loss = loss_fn(logits, target)
+        if teacher is None:
+            return loss
+        with torch.no_grad(), fast:
+            taught = F.softmax(teacher(x).float() / DISTIL_TEMPERATURE, dim=1)
+        soft = F.kl_div(F.log_softmax(logits / DISTIL_TEMPERATURE, dim=1), taught, reduction="batchmean")
+        return DISTIL_LABEL_SHARE * loss + (1 - DISTIL_LABEL_SHARE) * DISTIL_TEMPERATURE ** 2 * soft
 
-    fit_batches(net, len(y_all), batch_loss, epochs=epochs, seed=seed, max_lr=max_lr)
+    fit_batches(net, len(y_all), batch_loss, epochs=epochs, seed=seed, max_lr=max_lr, device=device)
+    save_network(net.cpu(), train_x, train_y, val_x, val_y, out=out, seed=seed, temperature=temperature,
+                 trained_on=trained_on)
+
+
+def save_network(net: Any, train_x: np.ndarray, train_y: np.ndarray, val_x: np.ndarray, val_y: np.ndarray, *,
+                 out: Path, seed: int, temperature: float | None = None, trained_on: tuple[str, ...] = ()) -> None:
+    """Write a fitted small network (PyTorch, on the CPU, eval mode) as ``out``: the trunk and head in NumPy's
+    layout (checked against PyTorch's forward), a few training crops per class for teaching, and the
+    temperature (fitted on ``val_x`` unless given)."""
+    import torch
+
+    n_classes = len(GLYPH_CLASSES)
     trunk, weights, biases = export(net)
     # Weights go through float16 in the file: export the trunk as it will be read back.
-    trunk = ConvTrunk(tuple(k.astype(np.float16).astype(np.float32) for k in trunk.kernels), trunk.biases)
+    trunk = ConvTrunk(tuple(k.astype(np.float16).astype(np.float32) for k in trunk.kernels), trunk.biases, trunk.pools,
+                      trunk.global_average)
     features = trunk.features(train_x[:1].astype(np.float32))
     n_features = features.shape[1]
     picks: list[int] = []

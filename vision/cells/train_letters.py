@@ -104,7 +104,7 @@ import numpy as np
 
 from companion.layout import LAYOUT, SIZE, cell_index, empty_city
 from vision.cells.churches import CHURCHES
-from vision.cells.close_look import CloseLook
+from vision.cells.close_look import CloseLook, StageNetwork
 from vision.cells.cnn import CNN_PATH
 from vision.cells.dataset import TRAINING_CELL_PX, load_digit_split, photographed_board
 from vision.cells.labels import GLYPH_CLASSES, PERSON_LETTERS, TRAINING_LANGUAGES, glyph_for_char
@@ -196,6 +196,8 @@ class StageRecipe:
     bitmap_digit_rate: float = 0.0
     cursive_pool_boards: int = 0
     letter_widths: tuple[float, float] | None = None  # hands write narrower or wider (``photographed_board``)
+    convs_per_stage: int = 1  # the network's shape (``train_cnn._torch_net``)
+    global_average: bool = False
 
 
 STAGES = {"letters": StageRecipe(LETTERS, person_city, LETTER_SEED, web_pool_boards=800, fit_seed=1),
@@ -204,24 +206,34 @@ STAGES = {"letters": StageRecipe(LETTERS, person_city, LETTER_SEED, web_pool_boa
 
 
 def letter_cells(n_boards: dict[str, int], cache: Path, stage: str = "letters",
-                 letter_widths: tuple[float, float] | None = None) -> dict[str, tuple[np.ndarray, np.ndarray]]:
+                 letter_widths: tuple[float, float] | None = None,
+                 workers: int = 2) -> dict[str, tuple[np.ndarray, np.ndarray]]:
     """(close crops, labels) of each set's ``n_boards`` boards of the ``stage``'s kind, generated side by side
-    and kept in ``cache`` (``train_hands.family_cells``, drawing ``_stage_part`` for that stage); ``letter_widths``:
-    see ``_stage_part``."""
+    (``workers`` processes) and kept in ``cache`` (``train_hands.family_cells``, drawing ``_stage_part`` for that
+    stage); ``letter_widths``: see ``_stage_part``."""
     seed = STAGES[stage].board_seed
     kind = stage if letter_widths is None else f"{stage}-widths-{letter_widths[0]:g}-{letter_widths[1]:g}"
     part = partial(_stage_part, stage, letter_widths=letter_widths)
     data: dict[str, tuple[np.ndarray, np.ndarray]] = {}
     for n in dict.fromkeys(n_boards.values()):
         sets = tuple(fam for fam, boards in n_boards.items() if boards == n)
-        data.update(family_cells(sets, n, seed, cache, part=part, kind=kind))
+        data.update(family_cells(sets, n, seed, cache, workers=workers, part=part, kind=kind))
     return data
 
 
+def held_out_error(net: StageNetwork, x: np.ndarray, y: np.ndarray) -> float:
+    """The share of a family's crops whose letter (or digit) the stage's network reads wrong."""
+    allowed = np.ones(len(GLYPH_CLASSES), bool)
+    return float(np.mean(net.probabilities(x.astype(np.float32), allowed, np.zeros(len(GLYPH_CLASSES))).argmax(1) != y))
+
+
 def fit(sources: tuple[str, ...], data: dict[str, tuple[np.ndarray, np.ndarray]], out: Path, epochs: int,
-        seed: int, threads: int) -> None:
-    """A letter network on ``sources``' crops, the last ``VAL_SHARE`` of each set held out."""
-    from vision.cells.train_cnn import train_on
+        seed: int, threads: int, *, look: CloseLook = LETTERS, held_out: str | None = None, device: str = "cpu",
+        teacher_epochs: int = 0, convs_per_stage: int = 1, global_average: bool = False) -> None:
+    """A stage network on ``sources``' crops, the last ``VAL_SHARE`` of each set held out; ``held_out``: the family
+    left out, whose crops it then reads (printed: the figure a new hand's letters alone give). ``teacher_epochs``:
+    first a teacher (``train_cnn.train_teacher``) on the same crops, whose reading the network learns too."""
+    from vision.cells.train_cnn import network_logits, train_on, train_teacher
 
     train_x, train_y, val_x, val_y = [], [], [], []
     for fam in sources:
@@ -232,9 +244,20 @@ def fit(sources: tuple[str, ...], data: dict[str, tuple[np.ndarray, np.ndarray]]
         val_x.append(x[cut:])
         val_y.append(y[cut:])
     print(f"== {out.name}: {sum(len(y) for y in train_y)} crops of {', '.join(sources)}", flush=True)
-    train_on(np.concatenate(train_x), np.concatenate(train_y).astype(np.int64), np.concatenate(val_x),
-             np.concatenate(val_y).astype(np.int64), out=out, epochs=epochs, seed=seed, threads=threads,
-             channels=CHANNELS, trained_on=sources, batch_norm=True)
+    tx, ty = np.concatenate(train_x), np.concatenate(train_y).astype(np.int64)
+    teacher = None
+    if teacher_epochs:
+        teacher = train_teacher(tx, ty, epochs=teacher_epochs, seed=seed, device=device)
+        if held_out is not None:
+            logits = network_logits(teacher, data[held_out][0], device)
+            logits[:, ~look.classes] = -np.inf
+            print(f"teacher: {held_out}'s crops misread {np.mean(logits.argmax(1) != data[held_out][1]):.2%}", flush=True)
+    train_on(tx, ty, np.concatenate(val_x), np.concatenate(val_y).astype(np.int64), out=out, epochs=epochs,
+             seed=seed, threads=threads, channels=CHANNELS, trained_on=sources, batch_norm=True, device=device,
+             teacher=teacher, convs_per_stage=convs_per_stage, global_average=global_average)
+    if held_out is not None:
+        error = held_out_error(StageNetwork.load(out, look), *data[held_out])
+        print(f"{out.name}: {held_out}'s crops misread {error:.2%}", flush=True)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -258,6 +281,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--stage", choices=tuple(STAGES), default="letters", help="which close-look stage")
     parser.add_argument("--families", nargs="+", default=list(FAMILY_NAMES), choices=FAMILY_NAMES,
                         help="which to leave out in turn")
+    parser.add_argument("--device", default="cpu", help="where the networks are fitted: cpu, or cuda where a GPU is lent")
+    parser.add_argument("--teacher-epochs", type=int, default=0,
+                        help="first fit a large teacher network this long and distil it into each network "
+                        "(train_cnn.train_teacher; a GPU's work)")
+    parser.add_argument("--convs-per-stage", type=int, default=None, help="default the stage's")
+    parser.add_argument("--global-average", type=int, choices=(0, 1), default=None, help="default the stage's")
+    parser.add_argument("--workers", type=int, default=2, help="processes drawing the boards")
     parser.add_argument("--letter-widths", type=float, nargs=2, default=None, metavar=("NARROWEST", "WIDEST"),
                         help="hands write letters and digits narrower or wider than their fonts, by up to these "
                         "factors (Hand.letter_width); default the stage's")
@@ -280,8 +310,10 @@ def main(argv: list[str] | None = None) -> int:
                 WEB: web_pool_boards, CURSIVE: cursive_boards}
     letter_widths = (recipe.letter_widths if args.letter_widths is None
                      else (args.letter_widths[0], args.letter_widths[1]))
-    data = letter_cells({fam: n_boards[fam] for fam in sets}, args.cache, args.stage, letter_widths)
+    data = letter_cells({fam: n_boards[fam] for fam in sets}, args.cache, args.stage, letter_widths, args.workers)
     look = recipe.look
+    shape = {"convs_per_stage": recipe.convs_per_stage if args.convs_per_stage is None else args.convs_per_stage,
+             "global_average": recipe.global_average if args.global_average is None else bool(args.global_average)}
     out_dir = args.out_dir
     if out_dir is not None:
         out_dir.mkdir(parents=True, exist_ok=True)
@@ -290,10 +322,12 @@ def main(argv: list[str] | None = None) -> int:
         for fam in args.families:
             kept = tuple(f for f in sets if f != fam)
             out = letters_path_without(fam, look)
-            fit(kept, data, out if out_dir is None else out_dir / out.name, args.epochs, seed, args.threads)
+            fit(kept, data, out if out_dir is None else out_dir / out.name, args.epochs, seed, args.threads, look=look,
+                held_out=fam, device=args.device, teacher_epochs=args.teacher_epochs, **shape)
     if args.only in (None, "shipped"):
         out = look.path_for(CNN_PATH)
-        fit(sets, data, out if out_dir is None else out_dir / out.name, args.epochs, seed, args.threads)
+        fit(sets, data, out if out_dir is None else out_dir / out.name, args.epochs, seed, args.threads, look=look,
+            device=args.device, teacher_epochs=args.teacher_epochs, **shape)
     return 0
 
 
