@@ -260,7 +260,9 @@ def fit_batches(net: Any, n: int, batch_loss: Callable[[Any, Any], Any], *, epoc
 # A teacher for the small networks (Hinton, Vinyals and Dean, 2015, "Distilling the knowledge in a neural
 # network"): a residual network many times their size, trained on the same crops where a GPU is lent
 # (``--device cuda``), whose softened reading the small network then learns beside the labels. The Pi runs
-# only the small network; the teacher is never exported.
+# only the small network; the teacher is never exported. Tried at stop 49 on the letter stage's first shape: the
+# teacher read loose's letters far better, the network distilled from it no better (``train_letters``' docstring);
+# not tried on the deeper shape shipped since.
 TEACHER_WIDTH = 64
 DISTIL_TEMPERATURE = 4.0
 DISTIL_LABEL_SHARE = 0.3  # of the small network's loss from the labels, the rest from the teacher
