@@ -294,6 +294,29 @@ def _teacher_net(n_classes: int, width: int = TEACHER_WIDTH) -> Any:
                          nn.Linear(4 * width, n_classes))
 
 
+def _augmented_batches(train_x: np.ndarray, train_y: np.ndarray,
+                       device: str) -> tuple[int, Callable[[Any, Any], tuple[Any, Any]]]:
+    """(how many crops, ``batch(indices, generator)``): the crops moved to ``device`` once, kept in half precision
+    (as generated: six fits side by side fit in memory), and a batch of them augmented and smeared in single
+    precision (inputs, class-probability targets)."""
+    import torch
+
+    x_all = torch.from_numpy(np.ascontiguousarray(train_x, dtype=np.float16)).unsqueeze(1).to(device)
+    y_all = torch.from_numpy(train_y.astype(np.int64)).to(device)
+
+    def batch(idx: Any, generator: Any) -> tuple[Any, Any]:
+        return _smear(_augment(x_all[idx].float(), generator), y_all[idx], generator, len(GLYPH_CLASSES))
+
+    return len(y_all), batch
+
+
+def _half_precision(device: str) -> Any:
+    """bfloat16 arithmetic on a GPU (the teacher's work), nothing elsewhere."""
+    import torch
+
+    return torch.autocast(device_type="cuda", dtype=torch.bfloat16, enabled=device.startswith("cuda"))
+
+
 def train_teacher(train_x: np.ndarray, train_y: np.ndarray, *, epochs: int, seed: int, device: str = "cpu",
                   width: int = TEACHER_WIDTH) -> Any:
     """A teacher (``_teacher_net``) fitted on crops (n, CROP_PX, CROP_PX) with the small networks' augmentation
@@ -301,20 +324,18 @@ def train_teacher(train_x: np.ndarray, train_y: np.ndarray, *, epochs: int, seed
     import torch
 
     torch.manual_seed(seed)
-    n_classes = len(GLYPH_CLASSES)
-    net = _teacher_net(n_classes, width).to(device)
-    x_all = torch.from_numpy(np.ascontiguousarray(train_x, dtype=np.float16)).unsqueeze(1).to(device)
-    y_all = torch.from_numpy(train_y.astype(np.int64)).to(device)
+    net = _teacher_net(len(GLYPH_CLASSES), width).to(device)
+    n, augmented = _augmented_batches(train_x, train_y, device)
     loss_fn = torch.nn.CrossEntropyLoss(label_smoothing=0.02)
-    fast = torch.autocast(device_type="cuda", dtype=torch.bfloat16, enabled=device.startswith("cuda"))
+    fast = _half_precision(device)
 
     def batch_loss(idx: Any, generator: Any) -> Any:
-        x, target = _smear(_augment(x_all[idx].float(), generator), y_all[idx], generator, n_classes)
+        x, target = augmented(idx, generator)
         with fast:
             logits = net(x)
         return loss_fn(logits.float(), target)
 
-    fit_batches(net, len(y_all), batch_loss, epochs=epochs, seed=seed, max_lr=2e-3, batch=256, device=device)
+    fit_batches(net, n, batch_loss, epochs=epochs, seed=seed, max_lr=2e-3, batch=256, device=device)
     return net
 
 
@@ -347,19 +368,16 @@ def train_on(train_x: np.ndarray, train_y: np.ndarray, val_x: np.ndarray, val_y:
 
     torch.set_num_threads(threads)
     torch.manual_seed(seed)
-    n_classes = len(GLYPH_CLASSES)
-    net = _torch_net(n_classes, channels, batch_norm, convs_per_stage, global_average)
+    net = _torch_net(len(GLYPH_CLASSES), channels, batch_norm, convs_per_stage, global_average)
     if init is not None:
         load_weights(net, init)
     net = net.to(device)
-    # Kept in half precision (as generated), a batch at a time in single: six fits side by side fit in memory.
-    x_all = torch.from_numpy(np.ascontiguousarray(train_x, dtype=np.float16)).unsqueeze(1).to(device)
-    y_all = torch.from_numpy(train_y.astype(np.int64)).to(device)
+    n, augmented = _augmented_batches(train_x, train_y, device)
     loss_fn = torch.nn.CrossEntropyLoss(label_smoothing=0.02)  # targets are class probabilities
-    fast = torch.autocast(device_type="cuda", dtype=torch.bfloat16, enabled=device.startswith("cuda"))
+    fast = _half_precision(device)
 
     def batch_loss(idx: Any, generator: Any) -> Any:
-        x, target = _smear(_augment(x_all[idx].float(), generator), y_all[idx], generator, n_classes)
+        x, target = augmented(idx, generator)
         logits = net(x)
         loss = loss_fn(logits, target)
         if teacher is None:
@@ -369,7 +387,7 @@ def train_on(train_x: np.ndarray, train_y: np.ndarray, val_x: np.ndarray, val_y:
         soft = F.kl_div(F.log_softmax(logits / DISTIL_TEMPERATURE, dim=1), taught, reduction="batchmean")
         return DISTIL_LABEL_SHARE * loss + (1 - DISTIL_LABEL_SHARE) * DISTIL_TEMPERATURE ** 2 * soft
 
-    fit_batches(net, len(y_all), batch_loss, epochs=epochs, seed=seed, max_lr=max_lr, device=device)
+    fit_batches(net, n, batch_loss, epochs=epochs, seed=seed, max_lr=max_lr, device=device)
     save_network(net.cpu(), train_x, train_y, val_x, val_y, out=out, seed=seed, temperature=temperature,
                  trained_on=trained_on)
 

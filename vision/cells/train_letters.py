@@ -251,10 +251,9 @@ def letter_cells(n_boards: dict[str, int], cache: Path, stage: str = "letters",
     return data
 
 
-def held_out_error(net: StageNetwork, x: np.ndarray, y: np.ndarray) -> float:
-    """The share of a family's crops whose letter (or digit) the stage's network reads wrong."""
-    allowed = np.ones(len(GLYPH_CLASSES), bool)
-    return float(np.mean(net.probabilities(x.astype(np.float32), allowed, np.zeros(len(GLYPH_CLASSES))).argmax(1) != y))
+def share_misread(scores: np.ndarray, y: np.ndarray, look: CloseLook) -> float:
+    """The share of crops whose class, the best of ``scores`` (n, classes) among the stage's kind, is not ``y``."""
+    return float(np.mean(np.where(look.classes, scores, -np.inf).argmax(axis=1) != y))
 
 
 def fit(sources: tuple[str, ...], data: dict[str, tuple[np.ndarray, np.ndarray]], out: Path, epochs: int,
@@ -279,15 +278,16 @@ def fit(sources: tuple[str, ...], data: dict[str, tuple[np.ndarray, np.ndarray]]
     if teacher_epochs:
         teacher = train_teacher(tx, ty, epochs=teacher_epochs, seed=seed, device=device)
         if held_out is not None:
-            logits = network_logits(teacher, data[held_out][0], device)
-            logits[:, ~look.classes] = -np.inf
-            print(f"teacher: {held_out}'s crops misread {np.mean(logits.argmax(1) != data[held_out][1]):.2%}", flush=True)
+            error = share_misread(network_logits(teacher, data[held_out][0], device), data[held_out][1], look)
+            print(f"teacher: {held_out}'s crops misread {error:.2%}", flush=True)
     train_on(tx, ty, np.concatenate(val_x), np.concatenate(val_y).astype(np.int64), out=out, epochs=epochs,
              seed=seed, threads=threads, channels=CHANNELS, trained_on=sources, batch_norm=True, device=device,
              teacher=teacher, convs_per_stage=convs_per_stage, global_average=global_average)
     if held_out is not None:
-        error = held_out_error(StageNetwork.load(out, look), *data[held_out])
-        print(f"{out.name}: {held_out}'s crops misread {error:.2%}", flush=True)
+        x, y = data[held_out]
+        probs = StageNetwork.load(out, look).probabilities(x.astype(np.float32), look.classes,
+                                                            np.zeros(len(GLYPH_CLASSES)))
+        print(f"{out.name}: {held_out}'s crops misread {share_misread(probs, y, look):.2%}", flush=True)
 
 
 def main(argv: list[str] | None = None) -> int:
