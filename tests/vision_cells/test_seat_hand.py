@@ -235,6 +235,33 @@ def test_a_taught_seat_fits_the_letter_stage_dense_layers_to_its_sheet(shipped):
     assert calls == ["letters", "churches"]
 
 
+def test_a_correction_sends_only_the_corrected_drawing_through_the_stage_convolutions(shipped):
+    """A seat keeps its drawings' redrawn features: after one more labelled letter, only that drawing's redraws are
+    read by the letter network's convolutions, and the head is the one a hand fitted from scratch gets."""
+    from vision.cells.seat_hand import STAGE_REDRAWN
+
+    stage = shipped.letters
+    hand = _letter_sheet_hands()[0].hand(0)
+    hand.stage_model(stage, shipped.allowed)
+    person = next(k for k, g in enumerate(hand.glyphs) if GLYPH_CLASSES[g] == "pS")
+    corrected = np.roll(hand.inks[person], 2, axis=1)  # another drawing of an S, as a correction brings it
+    hand.add("pS", corrected, key="game:D4", sure=True)
+    crops_read = []
+    trunk = stage.trunk
+    original = type(trunk).features
+    try:
+        type(trunk).features = lambda self, crops: crops_read.append(len(crops)) or original(self, crops)
+        head = hand.stage_model(stage, shipped.allowed)
+    finally:
+        type(trunk).features = original
+    assert crops_read == [STAGE_REDRAWN]
+    fresh = SeatHand()
+    for glyph, drawing, ink, sure in zip(hand.glyphs, hand.drawings, hand.inks, hand.sure, strict=True):
+        fresh.add(GLYPH_CLASSES[glyph], ink, drawing=drawing, sure=sure)
+    assert all(np.array_equal(a, b) for a, b in zip(fresh.stage_model(stage, shipped.allowed).weights, head.weights,
+                                                    strict=True))
+
+
 def test_a_taught_seat_fits_the_church_stage_to_its_sheets_ten_churches(shipped):
     from vision.cells.close_look import close_from_cell_inks
     from vision.cells.reader import SEAT_STAGES

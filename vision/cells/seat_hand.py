@@ -53,6 +53,7 @@ store was not worth one cell in 13,000.
 from __future__ import annotations
 
 import threading
+import zlib
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -210,28 +211,38 @@ def redrawn(crops: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     return out
 
 
-def stage_head(stage: Any, crops: np.ndarray, glyphs: np.ndarray, drawings: np.ndarray,
+def redrawn_features(stage: Any, crops: np.ndarray) -> np.ndarray:
+    """(n, STAGE_REDRAWN, features): each close crop (n, CROP_PX, CROP_PX) redrawn (``redrawn``) ``STAGE_REDRAWN``
+    times and read by the stage's convolutions. Each crop's redraws are seeded by its own ink, so that a drawing's
+    are the same however many others the hand has: a seat keeps them (``SeatHand.stage_model``), and a correction
+    sends only the corrected drawing's redraws through the convolutions."""
+    crops = np.asarray(crops, np.float32)
+    redraws = np.concatenate([redrawn(np.repeat(crop[None], STAGE_REDRAWN, axis=0),
+                                      np.random.default_rng(zlib.crc32(crop.tobytes()))) for crop in crops])
+    return stage.trunk.features(redraws).reshape(len(crops), STAGE_REDRAWN, -1)
+
+
+def stage_head(stage: Any, features: np.ndarray, glyphs: np.ndarray, drawings: np.ndarray,
                allowed: np.ndarray) -> Any:
     """A close-look stage's head (``close_look.StageNetwork``) with both its dense layers fitted to one seat's
-    drawings of the stage's kind: close crops (n, CROP_PX, CROP_PX), each of class ``glyphs`` and one view of
-    drawing ``drawings``. Each drawing is redrawn (``redrawn``) into ``STAGE_REDRAWN`` crops (its views
-    sharing them), read by the stage's convolutions (which stay as they are), and the head learns them beside
-    its replay samples (``CellModel.fine_tune``). Classes the language never uses stay out. Seeded: the same
-    drawings give the same head."""
+    drawings of the stage's kind: ``redrawn_features`` (n, STAGE_REDRAWN, features) of close crops, each of class
+    ``glyphs`` and one view of drawing ``drawings``. Each drawing counts ``STAGE_REDRAWN`` redrawn crops (fewer when
+    the hand has more than ``STAGE_MOST_CROPS`` in all; its views sharing them), and the head learns them beside its
+    replay samples (``CellModel.fine_tune``); the stage's convolutions stay as they are. Classes the language never
+    uses stay out. The same drawings give the same head."""
     classes = np.asarray(allowed, bool) & stage.look.classes
     glyphs = np.asarray(glyphs, np.int64)
     keep = classes[glyphs]
-    crops, glyphs = np.asarray(crops, np.float32)[keep], glyphs[keep]
+    features, glyphs = np.asarray(features, np.float32)[keep], glyphs[keep]
     if not len(glyphs):
         return stage.head
     _, per_drawing = np.unique(np.asarray(drawings)[keep], return_inverse=True)
     views = np.bincount(per_drawing)
     each = max(1, min(STAGE_REDRAWN, STAGE_MOST_CROPS // len(views)))  # crops per drawing
     times = -(-each // views[per_drawing])  # per view, so that every drawing counts alike
-    rng = np.random.default_rng(0)
-    crops = redrawn(np.repeat(crops, times, axis=0), rng)
-    return stage.head.fine_tune(stage.trunk.features(crops), np.repeat(glyphs, times), classes,
-                                steps=STAGE_STEPS, lr=STAGE_RATE, batch=STAGE_BATCH)
+    taken = np.concatenate([view[:n] for view, n in zip(features, times, strict=True)])
+    return stage.head.fine_tune(taken, np.repeat(glyphs, times), classes, steps=STAGE_STEPS, lr=STAGE_RATE,
+                                batch=STAGE_BATCH)
 
 
 class SeatHand:
@@ -257,6 +268,8 @@ class SeatHand:
         self._grouped_version = -1  # ...for this version
         self._head: tuple[tuple[Any, ...], Any] | None = None  # (what it was fitted for, seat_model's answer)
         self._stage_heads: dict[str, tuple[tuple[Any, ...], Any]] = {}  # stage name -> the same, stage_model's
+        # stage name -> (the stage, a kept drawing's ink -> its ``redrawn_features``), for the next fit
+        self._stage_redraws: dict[str, tuple[Any, dict[bytes, np.ndarray]]] = {}
         self._lock = threading.Lock()
 
     def __len__(self) -> int:
@@ -379,15 +392,31 @@ class SeatHand:
             rows = np.flatnonzero(stage.look.classes[every] & np.asarray(self.sure, bool))
             glyphs = every[rows]
             drawings = np.asarray(self.drawings, np.int64)[rows]
-            inks = np.stack([self.inks[k] for k in rows]).astype(np.float32) / INK_SCALE if len(rows) else None
+            inks = [self.inks[k] for k in rows]
         fitted = stage.head
-        if inks is not None and len(np.unique(drawings)) >= STAGE_FROM_DRAWINGS:
-            from vision.cells.close_look import close_from_cell_inks
-
-            fitted = stage_head(stage, close_from_cell_inks(inks, stage.look.zoom), glyphs, drawings, allowed)
+        if inks and len(np.unique(drawings)) >= STAGE_FROM_DRAWINGS:
+            fitted = stage_head(stage, self._redrawn_features(stage, inks), glyphs, drawings, allowed)
         with self._lock:
             self._stage_heads[stage.look.name] = (key, fitted)
         return fitted
+
+    def _redrawn_features(self, stage: Any, inks: list[np.ndarray]) -> np.ndarray:
+        """``redrawn_features`` of the close crops cut from kept ink maps (uint8), computed only for the drawings
+        this seat has not fitted the stage to before (their redraws do not depend on the others)."""
+        from vision.cells.close_look import close_from_cell_inks
+
+        with self._lock:
+            kept_stage, known = self._stage_redraws.get(stage.look.name, (None, {}))
+            known = dict(known) if kept_stage is stage else {}  # another network: every drawing again
+        keys = [ink.tobytes() for ink in inks]
+        by_key = dict(zip(keys, inks, strict=True))
+        if fresh := [key for key in by_key if key not in known]:
+            crops = close_from_cell_inks(np.stack([by_key[key] for key in fresh]).astype(np.float32) / INK_SCALE,
+                                         stage.look.zoom)
+            known.update(zip(fresh, redrawn_features(stage, crops), strict=True))
+        with self._lock:
+            self._stage_redraws[stage.look.name] = (stage, {key: known[key] for key in by_key})  # only the kept
+        return np.stack([known[key] for key in keys])
 
     def adjust(self, probabilities: np.ndarray, embeddings: np.ndarray, embedder: Embedder) -> np.ndarray:
         """The network's (n, classes) probabilities for n cells, with this hand's nearest examples voting
