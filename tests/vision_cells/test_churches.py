@@ -136,3 +136,22 @@ def test_the_shipped_church_stage_reads_a_neat_hands_digits(close_up_board):
         total += len(cells)
     assert total >= 90
     assert wrong / total <= 0.03
+
+
+@pytest.mark.parametrize("stage", ["letters", "churches"])
+def test_every_shipped_stage_network_has_the_shape_its_recipe_trains(stage):
+    """The stage's networks (the shipped one and each one without a family) were trained in the shape its recipe
+    says (``train_letters.STAGES``): two convolutions a pool, the last map averaged over its places."""
+    from vision.cells.cnn import ConvTrunk
+    from vision.cells.train_hands import unseen_model_path
+    from vision.cells.train_letters import STAGES
+    from vision.synth.hands import FAMILY_NAMES
+
+    recipe = STAGES[stage]
+    paths = [recipe.look.path_for(DEFAULT_MODEL_PATH)] + [recipe.look.path_for(unseen_model_path(fam))
+                                                           for fam in FAMILY_NAMES]
+    for path in paths:
+        trunk = ConvTrunk.load(path)
+        assert trunk.global_average == recipe.global_average, path.name
+        pooled = [trunk.pooled(i) for i in range(len(trunk.kernels))]
+        assert pooled == ([False] * (recipe.convs_per_stage - 1) + [True]) * 3, path.name

@@ -88,6 +88,11 @@ unless it is what it looks like: ``bench_hands`` misread without doubt 0.11 -> 0
 round unchanged at 0.28 %: its J read as S by both), right cells doubted 38.2 -> 32.0 % (tidy 31.6 -> 22.7 %);
 the readings themselves are unchanged.
 
+Since stop 50 the plain and the agreed thresholds are fitted again on what the whole reader reports (its second
+look, its letter and church stages, the board's context), each family's boards read the whole way by the networks
+that never saw it, and aimed under the target by the margin a family left out of the fit needs
+(``vision.cells.reader_thresholds``, run after this module's ``--only thresholds``).
+
 The look networks (``--only look``, ``look_without_<family>.npz`` and ``look.npz``): a wider network (24-48-64
 channels, three times the work a crop) trained from random weights on the very cells of the network it goes
 with, three epochs, its temperature fitted on its own validation boards. The reader asks it only about the
