@@ -230,9 +230,13 @@ def frame_cost(seed: int, tables: int = 6) -> tuple[float, float, float, float, 
         hand = full.hand(seat)
         assert hand is not None
         taught = SeatHand()
-        for glyph, drawing, ink in zip(hand.glyphs, hand.drawings, hand.inks, strict=True):
+        for k, (glyph, drawing, ink) in enumerate(zip(hand.glyphs, hand.drawings, hand.inks, strict=True)):
             if cells.allowed[glyph] and letters.look.classes[glyph]:
-                taught.add(GLYPH_CLASSES[glyph], ink, drawing=drawing, sure=True)
+                # A pixel a shade darker: the pool's drawings repeat, a hand's never do (the seat keeps each
+                # drawing's redraws by its ink, and would read a repeated one once).
+                own = ink.copy()
+                own.flat[k % own.size] = min(255, int(own.flat[k % own.size]) + 1)
+                taught.add(GLYPH_CLASSES[glyph], own, drawing=drawing, sure=True)
         t0 = time.perf_counter()
         with single_threaded_blas():
             taught.stage_model(letters, cells.allowed)

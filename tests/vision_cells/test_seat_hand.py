@@ -262,6 +262,21 @@ def test_a_correction_sends_only_the_corrected_drawing_through_the_stage_convolu
                                                     strict=True))
 
 
+def test_a_drawing_s_redraws_are_its_own_and_shared_out_at_the_cap():
+    """A drawing's first k redraws are the same whatever more are drawn (so a seat reads only the ones it lacks), two
+    inks give two sets, and a hand past ``STAGE_MOST_CROPS`` counts fewer a drawing, its views sharing them."""
+    from vision.cells.seat_hand import STAGE_MOST_CROPS, STAGE_REDRAWN, redraw_counts, redrawn_crops
+
+    crop = np.zeros((40, 40), np.float32)
+    crop[12:28, 18:22] = 1.5
+    assert np.array_equal(redrawn_crops(crop, 5), redrawn_crops(crop, 9)[:5])
+    assert not np.array_equal(redrawn_crops(crop, 5), redrawn_crops(np.roll(crop, 3, axis=1), 5))
+    assert redraw_counts(np.array([1, 2, 2, 3])).tolist() == [STAGE_REDRAWN, STAGE_REDRAWN // 2, STAGE_REDRAWN // 2,
+                                                              STAGE_REDRAWN]
+    many = np.arange(100)  # 100 drawings of one view each: 8 crops each, 800 in all
+    assert redraw_counts(many).tolist() == [STAGE_MOST_CROPS // 100] * 100
+
+
 def test_a_taught_seat_fits_the_church_stage_to_its_sheets_ten_churches(shipped):
     from vision.cells.close_look import close_from_cell_inks
     from vision.cells.reader import SEAT_STAGES

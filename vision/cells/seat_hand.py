@@ -28,7 +28,7 @@ The close-look stages (the letter and the church network, ``reader.SEAT_STAGES``
 drawings a person labelled (a teaching sheet, corrections) fit both dense layers of each (``stage_head``), from
 their close crops redrawn anew a few dozen times each (``redrawn``), since the letter network's last layer alone
 separates a hand it never saw little better. Their convolutions stay as they are: plain NumPy, about half a
-second a stage for a teaching sheet. A seat keeps each drawing's redrawn features (``redrawn_features``, seeded by
+second a stage for a teaching sheet. A seat keeps each drawing's redrawn features (``redrawn_crops``, seeded by
 the drawing's own ink), so a correction afterwards sends only the corrected drawing through the convolutions: the
 letter stage's head fitted again at the cap took 0.69 s on the frame thread with the deeper letter networks of stop
 49, and takes a few dozen milliseconds since stop 50 (``bench_adapt``).
@@ -214,38 +214,37 @@ def redrawn(crops: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     return out
 
 
-def redrawn_features(stage: Any, crops: np.ndarray) -> np.ndarray:
-    """(n, STAGE_REDRAWN, features): each close crop (n, CROP_PX, CROP_PX) redrawn (``redrawn``) ``STAGE_REDRAWN``
-    times and read by the stage's convolutions. Each crop's redraws are seeded by its own ink, so that a drawing's
-    are the same however many others the hand has: a seat keeps them (``SeatHand.stage_model``), and a correction
-    sends only the corrected drawing's redraws through the convolutions."""
-    crops = np.asarray(crops, np.float32)
-    redraws = np.concatenate([redrawn(np.repeat(crop[None], STAGE_REDRAWN, axis=0),
-                                      np.random.default_rng(zlib.crc32(crop.tobytes()))) for crop in crops])
-    return stage.trunk.features(redraws).reshape(len(crops), STAGE_REDRAWN, -1)
-
-
-def stage_head(stage: Any, features: np.ndarray, glyphs: np.ndarray, drawings: np.ndarray,
-               allowed: np.ndarray) -> Any:
-    """A close-look stage's head (``close_look.StageNetwork``) with both its dense layers fitted to one seat's
-    drawings of the stage's kind: ``redrawn_features`` (n, STAGE_REDRAWN, features) of close crops, each of class
-    ``glyphs`` and one view of drawing ``drawings``. Each drawing counts ``STAGE_REDRAWN`` redrawn crops (fewer when
-    the hand has more than ``STAGE_MOST_CROPS`` in all; its views sharing them), and the head learns them beside its
-    replay samples (``CellModel.fine_tune``); the stage's convolutions stay as they are. Classes the language never
-    uses stay out. The same drawings give the same head."""
-    classes = np.asarray(allowed, bool) & stage.look.classes
-    glyphs = np.asarray(glyphs, np.int64)
-    keep = classes[glyphs]
-    features, glyphs = np.asarray(features, np.float32)[keep], glyphs[keep]
-    if not len(glyphs):
-        return stage.head
-    _, per_drawing = np.unique(np.asarray(drawings)[keep], return_inverse=True)
+def redraw_counts(drawings: np.ndarray) -> np.ndarray:
+    """How many redrawn crops each view of ``drawings`` (one drawing id a view) stands for: ``STAGE_REDRAWN`` a
+    drawing, fewer when the hand has more than ``STAGE_MOST_CROPS`` in all, its views sharing them so that every
+    drawing counts alike."""
+    _, per_drawing = np.unique(np.asarray(drawings), return_inverse=True)
     views = np.bincount(per_drawing)
     each = max(1, min(STAGE_REDRAWN, STAGE_MOST_CROPS // len(views)))  # crops per drawing
-    times = -(-each // views[per_drawing])  # per view, so that every drawing counts alike
-    taken = np.concatenate([view[:n] for view, n in zip(features, times, strict=True)])
-    return stage.head.fine_tune(taken, np.repeat(glyphs, times), classes, steps=STAGE_STEPS, lr=STAGE_RATE,
-                                batch=STAGE_BATCH)
+    return -(-each // views[per_drawing])
+
+
+def redrawn_crops(crop: np.ndarray, count: int) -> np.ndarray:
+    """The first ``count`` redraws (``redrawn``) of one close crop, seeded by its own ink: the same whatever else the
+    hand has, and the first k of any count the same k (each redraw takes as many draws of the generator)."""
+    crop = np.asarray(crop, np.float32)
+    return redrawn(np.repeat(crop[None], count, axis=0), np.random.default_rng(zlib.crc32(crop.tobytes())))
+
+
+def stage_head(stage: Any, features: list[np.ndarray], glyphs: np.ndarray, allowed: np.ndarray) -> Any:
+    """A close-look stage's head (``close_look.StageNetwork``) with both its dense layers fitted to one seat's
+    drawings of the stage's kind: for each view, the stage's convolutions' features of its redrawn close crops
+    (``redraw_counts`` of them, ``redrawn_crops``), of class ``glyphs``. The head learns them beside its replay
+    samples (``CellModel.fine_tune``); the convolutions stay as they are. Classes the language never uses stay out.
+    The same drawings give the same head."""
+    classes = np.asarray(allowed, bool) & stage.look.classes
+    glyphs = np.asarray(glyphs, np.int64)
+    keep = np.flatnonzero(classes[glyphs])
+    if not len(keep):
+        return stage.head
+    taken = np.concatenate([features[k] for k in keep]).astype(np.float32)
+    labels = np.repeat(glyphs[keep], [len(features[k]) for k in keep])
+    return stage.head.fine_tune(taken, labels, classes, steps=STAGE_STEPS, lr=STAGE_RATE, batch=STAGE_BATCH)
 
 
 class SeatHand:
@@ -271,7 +270,7 @@ class SeatHand:
         self._grouped_version = -1  # ...for this version
         self._head: tuple[tuple[Any, ...], Any] | None = None  # (what it was fitted for, seat_model's answer)
         self._stage_heads: dict[str, tuple[tuple[Any, ...], Any]] = {}  # stage name -> the same, stage_model's
-        # stage name -> (the stage, a kept drawing's ink -> its ``redrawn_features``), for the next fit
+        # stage name -> (the stage, a kept drawing's ink -> the features of its first redraws), for the next fit
         self._stage_redraws: dict[str, tuple[Any, dict[bytes, np.ndarray]]] = {}
         self._lock = threading.Lock()
 
@@ -398,28 +397,42 @@ class SeatHand:
             inks = [self.inks[k] for k in rows]
         fitted = stage.head
         if inks and len(np.unique(drawings)) >= STAGE_FROM_DRAWINGS:
-            fitted = stage_head(stage, self._redrawn_features(stage, inks), glyphs, drawings, allowed)
+            used = np.asarray(allowed, bool)[glyphs]  # (a language's unused letters count as drawings, not crops)
+            counts = np.zeros(len(glyphs), np.int64)
+            if used.any():
+                counts[used] = redraw_counts(drawings[used])
+            fitted = stage_head(stage, self._redrawn_features(stage, inks, counts), glyphs, allowed)
         with self._lock:
             self._stage_heads[stage.look.name] = (key, fitted)
         return fitted
 
-    def _redrawn_features(self, stage: Any, inks: list[np.ndarray]) -> np.ndarray:
-        """``redrawn_features`` of the close crops cut from kept ink maps (uint8), computed only for the drawings
-        this seat has not fitted the stage to before (their redraws do not depend on the others)."""
+    def _redrawn_features(self, stage: Any, inks: list[np.ndarray], counts: np.ndarray) -> list[np.ndarray]:
+        """For each kept ink map (uint8), the stage's convolutions' features of the first ``counts`` redraws of its
+        close crop (``redrawn_crops``). The seat keeps them: only the redraws it has not read before go through
+        the convolutions (a correction's drawing; more of each when the hand has fewer drawings)."""
         from vision.cells.close_look import close_from_cell_inks
 
         with self._lock:
             kept_stage, known = self._stage_redraws.get(stage.look.name, (None, {}))
             known = dict(known) if kept_stage is stage else {}  # another network: every drawing again
         keys = [ink.tobytes() for ink in inks]
-        by_key = dict(zip(keys, inks, strict=True))
-        if fresh := [key for key in by_key if key not in known]:
-            crops = close_from_cell_inks(np.stack([by_key[key] for key in fresh]).astype(np.float32) / INK_SCALE,
+        wanted: dict[bytes, int] = {}
+        for key, count in zip(keys, counts, strict=True):
+            wanted[key] = max(wanted.get(key, 0), int(count))
+        short = [key for key, count in wanted.items() if len(known.get(key, ())) < count]
+        if short:
+            by_key = dict(zip(keys, inks, strict=True))
+            crops = close_from_cell_inks(np.stack([by_key[key] for key in short]).astype(np.float32) / INK_SCALE,
                                          stage.look.zoom)
-            known.update(zip(fresh, redrawn_features(stage, crops), strict=True))
+            new = [redrawn_crops(crop, wanted[key])[len(known.get(key, ())):] for key, crop in zip(short, crops,
+                                                                                                  strict=True)]
+            features = stage.trunk.features(np.concatenate(new))
+            for key, part in zip(short, np.split(features, np.cumsum([len(n) for n in new])[:-1]), strict=True):
+                had = known.get(key)
+                known[key] = part if had is None or not len(had) else np.concatenate([had, part])
         with self._lock:
-            self._stage_redraws[stage.look.name] = (stage, {key: known[key] for key in by_key})  # only the kept
-        return np.stack([known[key] for key in keys])
+            self._stage_redraws[stage.look.name] = (stage, {key: known[key] for key in wanted})  # only the kept
+        return [known.get(key, np.zeros((0, 0), np.float32))[:count] for key, count in zip(keys, counts, strict=True)]
 
     def adjust(self, probabilities: np.ndarray, embeddings: np.ndarray, embedder: Embedder) -> np.ndarray:
         """The network's (n, classes) probabilities for n cells, with this hand's nearest examples voting
