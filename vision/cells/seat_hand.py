@@ -28,10 +28,11 @@ The close-look stages (the letter and the church network, ``reader.SEAT_STAGES``
 drawings a person labelled (a teaching sheet, corrections) fit both dense layers of each (``stage_head``), from
 their close crops redrawn anew a few dozen times each (``redrawn``), since the letter network's last layer alone
 separates a hand it never saw little better. Their convolutions stay as they are: plain NumPy, about half a
-second a stage for a teaching sheet. A seat keeps each drawing's redrawn features (``redrawn_crops``, seeded by
-the drawing's own ink), so a correction afterwards sends only the corrected drawing through the convolutions: the
-letter stage's head fitted again at the cap took 0.69 s on the frame thread with the deeper letter networks of stop
-49, and takes a few dozen milliseconds since stop 50 (``bench_adapt``).
+second a stage for a teaching sheet. A seat keeps the features of each drawing's redrawn crops (``redrawn_crops``,
+seeded by the drawing's own ink, the first k the same whatever more are drawn), so a correction afterwards sends only
+the corrected drawing through the convolutions: the letter stage's head fitted again at the cap took 0.69 s on the
+frame thread with the deeper letter networks of stop 49, and takes about 19 ms since stop 50 (``bench_adapt``; the
+first fit to a full hand about 0.7 s, as before).
 
 Tried and not kept (2026-11-27, stop 39): the seat's persons voting on the letter stage's network as well (the same
 vote, compared on the letter network's embedding of close crops cut from the kept ink maps; each network keeping its
