@@ -255,6 +255,9 @@ def test_a_correction_sends_only_the_corrected_drawing_through_the_stage_convolu
     finally:
         type(trunk).features = original
     assert crops_read == [STAGE_REDRAWN]
+    # An Italian G among an English table's letters: kept as a drawing, never read.
+    hand.add("pG", np.roll(hand.inks[person], 4, axis=0), key="game:E5", sure=True)
+    assert hand.stage_model(stage, shipped.allowed) is not head
     fresh = SeatHand()
     for glyph, drawing, ink, sure in zip(hand.glyphs, hand.drawings, hand.inks, hand.sure, strict=True):
         fresh.add(GLYPH_CLASSES[glyph], ink, drawing=drawing, sure=sure)

@@ -432,7 +432,7 @@ class SeatHand:
                 had = known.get(key)
                 known[key] = part if had is None or not len(had) else np.concatenate([had, part])
         with self._lock:
-            self._stage_redraws[stage.look.name] = (stage, {key: known[key] for key in wanted})  # only the kept
+            self._stage_redraws[stage.look.name] = (stage, {key: known[key] for key in wanted if key in known})
         return [known.get(key, np.zeros((0, 0), np.float32))[:count] for key, count in zip(keys, counts, strict=True)]
 
     def adjust(self, probabilities: np.ndarray, embeddings: np.ndarray, embedder: Embedder) -> np.ndarray:

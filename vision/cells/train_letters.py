@@ -5,6 +5,7 @@
     .venv/bin/python -m vision.cells.train_letters --device cuda --workers 16   # where a GPU is lent: minutes
     .venv/bin/python -m vision.cells.train_letters --only data
     .venv/bin/python -m vision.cells.train_letters --stage churches  # the church stage's networks, the same way
+    .venv/bin/python -m vision.cells.reader_thresholds              # then the doubt thresholds, on the new readings
 
 Boards where most spaces hold a person (``person_city``) are drawn by each family's hands, by the generator's
 first hands (``CLASSIC``), by the training pool and by the second pool (``WEB_POOL``), through the whole path
