@@ -27,7 +27,10 @@ last map averaged over its places (``train_letters``' docstring), the same crops
 by the network without it: 0.55-8.03 % misread against 0.62-9.88 % (loose's the most). The head now learns from 48
 averaged features instead of 1,200 places, so fitting a seat's church head to 800 redrawn crops
 (``seat_hand.stage_head``) took half as long here (1.7 against 3.4 s, on a loaded machine), though the convolutions
-cost about 3.6 times the arithmetic a church.
+cost about 3.6 times the arithmetic a church (a full frame of four boards about 11 ms more, hardware.md).
+Tried and not kept: leaving out the churches whose digit the cell networks already give 0.999 or more (29 % of
+them at seed 9300): the same cells misread, but one more of round's misread without doubt (0.049 -> 0.065 %), as the
+stage's reading also lowers a wrong digit's confidence; from 0.99 on (53 % left out), loose misread 8.41 -> 8.46 %.
 """
 
 from __future__ import annotations

@@ -285,6 +285,8 @@ def calibrate(data: dict[str, tuple[np.ndarray, np.ndarray]], keep_temperature: 
             if set(FAMILY_NAMES) <= set(trained_on_families(path)):
                 set_calibration(path, list(preds.values()), keep_temperature,
                                 looks=[looks[g] for g in preds] if set(preds) <= set(looks) else None)
+    print("the thresholds above are the crops' own: python -m vision.cells.reader_thresholds fits the plain and the "
+          "agreed ones again on what the whole reader reports", flush=True)
 
 
 # A cell read with less confidence than a network's ``uncertain_below`` is reported uncertain. It is the
