@@ -430,7 +430,7 @@ class SeatHand:
             features = stage.trunk.features(np.concatenate(new))
             for key, part in zip(short, np.split(features, np.cumsum([len(n) for n in new])[:-1]), strict=True):
                 had = known.get(key)
-                known[key] = part if had is None or not len(had) else np.concatenate([had, part])
+                known[key] = part if had is None else np.concatenate([had, part])
         with self._lock:
             self._stage_redraws[stage.look.name] = (stage, {key: known[key] for key in wanted if key in known})
         return [known.get(key, np.zeros((0, 0), np.float32))[:count] for key, count in zip(keys, counts, strict=True)]

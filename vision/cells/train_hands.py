@@ -308,6 +308,20 @@ UNCERTAIN_BOUNDS = (0.8, 0.99)
 SYMBOL_UNCERTAIN_CEILING = 0.999
 
 
+def lowest_holding(thresholds: np.ndarray, confidence: np.ndarray, wrong: np.ndarray,
+                   target: float = CONFIDENT_MISREAD_TARGET, already: np.ndarray | None = None) -> float:
+    """The lowest of ``thresholds`` (ascending) at which the cells misread (``wrong``) with at least that
+    ``confidence``, with the cells misread and not doubted whatever it is (``already``), are at most ``target``
+    of all cells; the last of them when none is."""
+    for t in thresholds:
+        sure_wrong = wrong & (confidence >= t)
+        if already is not None:
+            sure_wrong |= already
+        if float(np.mean(sure_wrong)) <= target:
+            return float(t)
+    return float(thresholds[-1])
+
+
 def symbol_doubt_threshold(probs: np.ndarray, labels: np.ndarray, plain_threshold: float,
                            target: float = CONFIDENT_MISREAD_TARGET, confidence: np.ndarray | None = None) -> float:
     """The lowest threshold for cells read as a letter or digit that, with the other cells doubted under
@@ -318,21 +332,14 @@ def symbol_doubt_threshold(probs: np.ndarray, labels: np.ndarray, plain_threshol
     best = probs.max(axis=1) if confidence is None else confidence
     wrong = read != labels
     symbol = LETTER_OR_DIGIT_CLASS[read]
-    plain_sure_wrong = wrong & ~symbol & (best >= plain_threshold)
-    for t in np.linspace(plain_threshold, max(plain_threshold, SYMBOL_UNCERTAIN_CEILING), 100):
-        if float(np.mean(plain_sure_wrong | (wrong & symbol & (best >= t)))) <= target:
-            return float(t)
-    return max(plain_threshold, SYMBOL_UNCERTAIN_CEILING)
+    return lowest_holding(np.linspace(plain_threshold, max(plain_threshold, SYMBOL_UNCERTAIN_CEILING), 100), best,
+                          wrong & symbol, target, already=wrong & ~symbol & (best >= plain_threshold))
 
 
 def doubt_threshold(probs: np.ndarray, labels: np.ndarray, target: float = CONFIDENT_MISREAD_TARGET) -> float:
     """The lowest confidence threshold whose confident misreads stay at or under ``target``."""
-    best = probs.max(axis=1)
-    wrong = probs.argmax(axis=1) != labels
-    for t in np.linspace(*UNCERTAIN_BOUNDS, 80):
-        if float(np.mean(wrong & (best >= t))) <= target:
-            return float(t)
-    return UNCERTAIN_BOUNDS[1]
+    return lowest_holding(np.linspace(*UNCERTAIN_BOUNDS, 80), probs.max(axis=1), probs.argmax(axis=1) != labels,
+                          target)
 
 
 def worst_family_threshold(families: list[tuple[np.ndarray, np.ndarray]],
