@@ -1,0 +1,112 @@
+"""The close-look stages' second look: a cell they leave doubtful is read again from a tighter and a wider crop."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+
+import numpy as np
+import pytest
+
+from companion.layout import ALL_CELLS, SIZE
+from vision.cells.close_look import LOOK_AGAIN_BELOW, LOOK_AGAIN_SCALES, StageNetwork
+from vision.cells.labels import GLYPH_CLASSES
+from vision.cells.letters import LETTERS, PERSON_CLASS
+
+S = GLYPH_CLASSES.index("pS")
+C = GLYPH_CLASSES.index("pC")
+N = GLYPH_CLASSES.index("pN")
+EMPTY = GLYPH_CLASSES.index(".")
+
+
+@dataclass(frozen=True)
+class ScriptedStage(StageNetwork):
+    """A stage whose network gives the rows it is handed, call by call, and keeps the crops it was shown."""
+
+    replies: list[np.ndarray] = field(default_factory=list)
+    shown: list[np.ndarray] = field(default_factory=list)
+
+    def probabilities(self, crops, allowed, prior_shift, head=None):  # type: ignore[override]
+        self.shown.append(crops)
+        reply = self.replies[len(self.shown) - 1]
+        assert len(reply) == len(crops)
+        return reply.copy()
+
+
+def _board_with_squares() -> tuple[np.ndarray, list[int]]:
+    """A rectified board with a dark square in the middle of B2, C3 and D4, each a different size."""
+    rectified = np.full((448, 448), 200, np.uint8)
+    cell = 448 // SIZE
+    cells = [ALL_CELLS.index(name) for name in ("B2", "C3", "D4")]
+    for k, index in enumerate(cells):
+        row, col = divmod(index, SIZE)
+        half = int(round((0.1 + 0.03 * k) * cell))
+        cx, cy = int((col + 0.5) * cell), int((row + 0.5) * cell)
+        rectified[cy - half:cy + half, cx - half:cx + half] = 40
+    return rectified, cells
+
+
+def _person_rows(*letters: tuple[int, float, int, float]) -> np.ndarray:
+    rows = np.zeros((len(letters), len(GLYPH_CLASSES)))
+    for row, (a, pa, b, pb) in zip(rows, letters, strict=True):
+        row[a], row[b] = pa, pb
+        row[EMPTY] = 1.0 - pa - pb
+    return rows
+
+
+def test_a_doubtful_cell_is_read_again_tighter_and_wider_and_the_stages_readings_averaged():
+    """Three persons: the stage makes C3's reading sure and leaves B2 and D4 doubtful. Only B2 and D4 are read
+    again, once at each of ``LOOK_AGAIN_SCALES`` (the crops those scales cut, in that order), and their letter is
+    the three readings' mean folded in as a single reading is. Fails when every cell is read again, none is, or
+    the extra readings are left out of the letter."""
+    rectified, cells = _board_with_squares()
+    probs = np.zeros((SIZE * SIZE, len(GLYPH_CLASSES)))
+    probs[:, EMPTY] = 1.0
+    probs[cells] = _person_rows((C, 0.5, S, 0.45), (C, 0.5, S, 0.45), (C, 0.5, S, 0.45))
+    before = probs.copy()
+    first = _person_rows((S, 0.6, C, 0.4), (C, 1.0, S, 0.0), (N, 0.6, C, 0.4))
+    tighter = _person_rows((S, 1.0, C, 0.0), (N, 1.0, C, 0.0))
+    wider = _person_rows((S, 0.9, C, 0.1), (N, 0.5, S, 0.5))
+    stage = ScriptedStage(None, None, LETTERS, replies=[first, np.concatenate([tighter, wider])])  # type: ignore[arg-type]
+    allowed = np.ones(len(GLYPH_CLASSES), bool)
+    stage.read(probs, rectified, cells, allowed, np.zeros(len(GLYPH_CLASSES)))
+
+    assert LOOK_AGAIN_SCALES == (0.9, 1.1)
+    assert len(stage.shown) == 2
+    doubtful = [cells[0], cells[2]]
+    expected_crops = np.concatenate([LETTERS.crops(rectified, doubtful, scale) for scale in LOOK_AGAIN_SCALES])
+    assert np.array_equal(stage.shown[1], expected_crops)
+    once = LETTERS.combine(before[cells], first)
+    assert once[[0, 2]].max(axis=1).max() < LOOK_AGAIN_BELOW <= once[1].max()
+    mean = np.stack([first[[0, 2]], tighter, wider]).mean(axis=0)
+    assert np.allclose(probs[doubtful], LETTERS.combine(before[doubtful], mean))
+    assert np.allclose(probs[cells[1]], once[1])
+    assert probs[cells[0]].argmax() == S and probs[cells[2]].argmax() == N
+    others = [i for i in range(SIZE * SIZE) if i not in cells]
+    assert np.array_equal(probs[others], before[others])
+
+
+def test_a_stage_that_leaves_no_cell_doubtful_reads_each_once():
+    rectified, cells = _board_with_squares()
+    probs = np.zeros((SIZE * SIZE, len(GLYPH_CLASSES)))
+    probs[cells] = _person_rows((C, 0.9, S, 0.1), (S, 0.95, C, 0.05), (N, 0.9, C, 0.1))
+    agreeing = _person_rows((C, 1.0, S, 0.0), (S, 1.0, C, 0.0), (N, 1.0, C, 0.0))
+    stage = ScriptedStage(None, None, LETTERS, replies=[agreeing])  # type: ignore[arg-type]
+    stage.read(probs, rectified, cells, np.ones(len(GLYPH_CLASSES), bool), np.zeros(len(GLYPH_CLASSES)))
+    assert len(stage.shown) == 1 and len(stage.shown[0]) == 3
+
+
+def test_a_tighter_crop_shows_the_drawing_larger():
+    rectified, cells = _board_with_squares()
+    sides = []
+    for scale in (LOOK_AGAIN_SCALES[0], 1.0, LOOK_AGAIN_SCALES[1]):
+        crop = LETTERS.crops(rectified, cells[:1], scale)[0]
+        xs = np.nonzero(crop.max(axis=0) > 0.5)[0]
+        sides.append(xs.max() - xs.min() + 1)
+    assert sides[0] > sides[1] > sides[2]
+    assert sides[0] / sides[2] == pytest.approx(1.1 / 0.9, rel=0.12)
+
+
+def test_a_stage_whose_wider_crop_would_leave_its_cell_is_refused():
+    assert PERSON_CLASS.any()
+    with pytest.raises(ValueError, match="past the cell"):
+        replace(LETTERS, zoom=0.95)
