@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from companion.layout import ALL_CELLS, SIZE
-from vision.cells.close_look import LOOK_AGAIN_BELOW, LOOK_AGAIN_SCALES, StageNetwork
+from vision.cells.close_look import LOOK_AGAIN_BELOW, LOOK_AGAIN_SCALES, TAUGHT_WEIGHT, StageNetwork
 from vision.cells.labels import GLYPH_CLASSES
 from vision.cells.letters import LETTERS, PERSON_CLASS
 
@@ -93,6 +93,29 @@ def test_a_stage_that_leaves_no_cell_doubtful_reads_each_once():
     stage = ScriptedStage(None, None, LETTERS, replies=[agreeing])  # type: ignore[arg-type]
     stage.read(probs, rectified, cells, np.ones(len(GLYPH_CLASSES), bool), np.zeros(len(GLYPH_CLASSES)))
     assert len(stage.shown) == 1 and len(stage.shown[0]) == 3
+
+
+def test_a_head_fitted_to_the_seat_counts_more_than_the_stages_own():
+    """The same sure readings folded in with the stage's own head (its ``weight``), with no head, and with a head
+    fitted to the seat (``TAUGHT_WEIGHT``). Fails when a seat's head gets the stage's share, or the stage's own
+    head gets the seat's."""
+    rectified, cells = _board_with_squares()
+    probs = np.zeros((SIZE * SIZE, len(GLYPH_CLASSES)))
+    probs[cells] = _person_rows((C, 0.9, S, 0.1), (S, 0.95, C, 0.05), (N, 0.9, C, 0.1))
+    stage_reads = _person_rows((C, 0.8, S, 0.2), (S, 0.9, C, 0.1), (N, 1.0, C, 0.0))
+    own, seats = object(), object()
+    allowed, shift = np.ones(len(GLYPH_CLASSES), bool), np.zeros(len(GLYPH_CLASSES))
+    read = {}
+    for name, head in (("none", None), ("own", own), ("seat", seats)):
+        out = probs.copy()
+        stage = ScriptedStage(None, own, LETTERS, replies=[stage_reads])  # type: ignore[arg-type]
+        stage.read(out, rectified, cells, allowed, shift, head)  # type: ignore[arg-type]
+        assert len(stage.shown) == 1  # every cell sure: read once
+        read[name] = out[cells]
+    assert LETTERS.weight != TAUGHT_WEIGHT
+    assert np.allclose(read["none"], LETTERS.combine(probs[cells], stage_reads))
+    assert np.allclose(read["own"], read["none"])
+    assert np.allclose(read["seat"], LETTERS.combine(probs[cells], stage_reads, TAUGHT_WEIGHT))
 
 
 def test_a_tighter_crop_shows_the_drawing_larger():

@@ -7,7 +7,9 @@ drawing a cell holds, and a close-look stage then decides which one of its kind 
 never seen is one letter read as another or one digit as another; a stage's network sees the cell's middle at
 the cell networks' 40 px (so the drawing fills more of it) and was trained on its kind alone
 (``vision.cells.train_letters``). Its reading of which one is averaged with the cell networks' (``combine``);
-how likely the cell is to be of that kind at all stays theirs.
+how likely the cell is to be of that kind at all stays theirs. A cell still doubtful after it is read by the stage
+once more from a tighter and a wider crop (``LOOK_AGAIN_BELOW``, ``LOOK_AGAIN_SCALES``), as the cell networks take
+a second look at their doubtful cells from crops nudged a few pixels (``reader.SECOND_LOOK_SHIFTS``).
 """
 
 from __future__ import annotations
@@ -31,9 +33,16 @@ from vision.cells.model import CellModel
 # 3.78 -> 3.71 % (tidy 0.41 -> 0.39, quick 1.59 -> 1.56, round 4.29 -> 4.16, school 4.21 -> 4.05, loose 8.41 ->
 # 8.39 %), misread without doubt 0.013 % either way; the same from 0.7, 0.9 or 0.99, so 0.7, where 12 % of the
 # stages' cells are read again (27 % from 0.9, every cell: the same figures at three times the stages' cost).
-# Scales 0.85-1.15 in five read 3.74 %, 0.8-1.2 3.71 %, 0.9-1.1 with crops moved 4 % of a cell each way 3.73 %.
+# Scales 0.85-1.15 in five read 3.74 %, 0.8-1.2 3.71 %, 0.9-1.1 with crops moved 4 % of a cell each way 3.73 %;
+# the letter stage alone reading again 3.74 %, the church stage alone 3.75 %. The benchmark is in hardware.md.
 LOOK_AGAIN_BELOW = 0.7
 LOOK_AGAIN_SCALES = (0.9, 1.1)
+# The stage network's share in which one of its kind a cell is, when its head was fitted to the seat's own labelled
+# drawings (``seat_hand.SeatHand.stage_model``: a teaching sheet, corrections) rather than the stage's ``weight``:
+# a head that learned this very hand's letters knows them better than the cell networks that never saw it.
+# Chosen on teaching sheets at dev seeds 7100, 7600 and 8100 (quick, round, school and loose, 4 players, 6 fresh
+# boards a player; never bench_adapt's seeds; see TAUGHT_WEIGHT's measurement in hardware.md).
+TAUGHT_WEIGHT = 0.75
 
 
 @dataclass(frozen=True)
@@ -130,12 +139,13 @@ class StageNetwork:
         readings of it averaged."""
         if not cells:
             return
+        weight = TAUGHT_WEIGHT if head is not None and head is not self.head else None  # (None: the stage's own)
         stage = self.probabilities(self.look.crops(rectified, cells), allowed, prior_shift, head)
-        again = np.flatnonzero(self.look.combine(probs[cells], stage).max(axis=1) < LOOK_AGAIN_BELOW)
+        again = np.flatnonzero(self.look.combine(probs[cells], stage, weight).max(axis=1) < LOOK_AGAIN_BELOW)
         if len(again):
             doubtful = [cells[k] for k in again]
             crops = np.concatenate([self.look.crops(rectified, doubtful, scale) for scale in LOOK_AGAIN_SCALES])
             looks = self.probabilities(crops, allowed, prior_shift, head).reshape(len(LOOK_AGAIN_SCALES),
                                                                                  len(doubtful), -1)
             stage[again] = (stage[again] + looks.sum(axis=0)) / (1 + len(LOOK_AGAIN_SCALES))
-        probs[cells] = self.look.combine(probs[cells], stage)
+        probs[cells] = self.look.combine(probs[cells], stage, weight)
