@@ -56,7 +56,9 @@ store was not worth one cell in 13,000.
 Tried at stop 51 (2026-11-28; teaching sheets of quick, round, school and loose at dev seed 7100, 4 players, 6 fresh
 boards a player, 131 of 3,936 cells misread by the reader as it stood before this stop): the stage heads fitted
 with 200 steps (``STAGE_STEPS``) 129, at a rate of 3e-3 (``STAGE_RATE``) 131, from 72 redraws a drawing
-(``STAGE_REDRAWN``) 133, 200 steps with the stage's share at 0.75 130: none kept. What was kept is the share itself: a stage head fitted to the
+(``STAGE_REDRAWN``) 133, 200 steps with the stage's share at 0.75 130: none kept. With that share kept, the
+network's reading against the nearest examples' votes (``PRIOR_WEIGHT``) at 1 or 4 instead of 2 (dev seeds 7600 and
+8100): 36 -> 53 and 34, 108 -> 122 and 111: kept at 2. What was kept is the share itself: a stage head fitted to the
 seat counts 0.75 of the letter or digit instead of 0.5 (``close_look.TAUGHT_WEIGHT``). Most of what is left there is
 loose's letters written 5-8 px tall inside a thick ring at 24-46 px a cell: two of that seed's four loose players'
 sheets are hard to read by eye too.
