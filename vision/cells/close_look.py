@@ -142,11 +142,13 @@ class StageNetwork:
             return
         weight = TAUGHT_WEIGHT if head is not None and head is not self.head else None  # (None: the stage's own)
         stage = self.probabilities(self.look.crops(rectified, cells), allowed, prior_shift, head)
-        again = np.flatnonzero(self.look.combine(probs[cells], stage, weight).max(axis=1) < LOOK_AGAIN_BELOW)
+        combined = self.look.combine(probs[cells], stage, weight)
+        again = np.flatnonzero(combined.max(axis=1) < LOOK_AGAIN_BELOW)
         if len(again):
             doubtful = [cells[k] for k in again]
             crops = np.concatenate([self.look.crops(rectified, doubtful, scale) for scale in LOOK_AGAIN_SCALES])
             looks = self.probabilities(crops, allowed, prior_shift, head).reshape(len(LOOK_AGAIN_SCALES),
                                                                                  len(doubtful), -1)
-            stage[again] = (stage[again] + looks.sum(axis=0)) / (1 + len(LOOK_AGAIN_SCALES))
-        probs[cells] = self.look.combine(probs[cells], stage, weight)
+            stage_again = (stage[again] + looks.sum(axis=0)) / (1 + len(LOOK_AGAIN_SCALES))
+            combined[again] = self.look.combine(probs[doubtful], stage_again, weight)  # (row by row: the others kept)
+        probs[cells] = combined
