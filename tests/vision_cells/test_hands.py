@@ -297,6 +297,43 @@ def test_a_narrow_hand_writes_narrower_letters_of_the_same_height(letters):
     assert 0.45 < w2 / w1 < 0.7  # about 0.55 as wide (the pen's own width does not shrink)
 
 
+def test_only_the_training_pools_write_the_long_flagged_one_and_draw_it_after_every_other_trait(monkeypatch):
+    """About the pools' share of their hands write the 1 with a long flag, no family's or new hand's does; a pool's
+    hand is the hand it would be without the trait, bar its flag (the trait is drawn last), and a family's hands are
+    drawn as before. Fails when a family draws the trait, or drawing it moves the hand's other draws."""
+    from vision.synth import hands as hands_module
+
+    assert hands_module.NEW_HANDS.flagged_ones == 0.0 and all(f.flagged_ones == 0.0 for f in HAND_FAMILIES)
+    pooled = [Hand.random(np.random.default_rng(k), family=TRAINING_POOL.name) for k in range(200)]
+    share = np.mean([h.flagged_one > 0 for h in pooled])
+    assert TRAINING_POOL.flagged_ones > 0 and abs(share - TRAINING_POOL.flagged_ones) < 0.1
+    assert all(0.45 <= h.flagged_one <= 0.95 for h in pooled if h.flagged_one > 0)
+    families = [Hand.random(np.random.default_rng(k), family=name) for k in range(20) for name in FAMILY_NAMES]
+    assert not any(h.flagged_one for h in families)
+
+    plain = {f.name: dataclasses.replace(f, flagged_ones=0.0) for f in (*HAND_FAMILIES, TRAINING_POOL)}
+    monkeypatch.setattr(hands_module, "family", lambda name: plain[name])
+    unflagged = [Hand.random(np.random.default_rng(k), family=TRAINING_POOL.name) for k in range(200)]
+    assert [dataclasses.replace(h, flagged_one=0.0) for h in pooled] == unflagged
+    assert [Hand.random(np.random.default_rng(k), family=name) for k in range(20) for name in FAMILY_NAMES] == families
+
+
+def test_a_long_flagged_one_reaches_far_left_of_its_stem():
+    """The flagged 1 is an up-stroke from low on the left to the top, then the stem: its ink spans much wider than
+    the plain stroke 1 and reaches down the left side. Fails when the hand's flag is ignored."""
+    plain = Hand(wobble=0.0, slant=0.0)
+    widths = []
+    for hand in (plain, dataclasses.replace(plain, flagged_one=0.9)):
+        mask = np.zeros((256, 256), np.uint8)
+        CellPen(mask, 0, 0, 256, hand, np.random.default_rng(1)).glyph("1", (0.3, 0.2, 0.4, 0.6))
+        ys, xs = np.nonzero(mask > 127)
+        widths.append(xs.max() - xs.min() + 1)
+        left = xs < xs.min() + 0.2 * widths[-1]
+        if hand.flagged_one:
+            assert ys[left].min() > ys.min() + 0.25 * (ys.max() - ys.min())  # the flag's start lies well down
+    assert widths[1] > 1.8 * widths[0]
+
+
 def test_letter_widths_are_drawn_only_when_asked_for():
     """Training draws a width a hand; without ``letter_widths`` the boards (evaluations) are the same as ever."""
     from vision.cells.dataset import photographed_board

@@ -8,7 +8,7 @@ board looks like one person drew it, and many hands give the classifier its vari
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import cv2
@@ -146,6 +146,10 @@ class Hand:
     # wide): people write condensed or broad whatever font their hand resembles. Only training draws it
     # (``dataset.photographed_board``'s ``letter_widths``); OpenCV's Hershey letters keep their width.
     letter_width: float = 1.0
+    # How long this hand's '1' flag is, a fraction of the digit's height (0: the 1 as its letters' source writes
+    # it). Much of Europe writes the 1 with a long up-stroke, nearly as long as the stem (a '1' like a roof, '^'),
+    # which few fonts draw; only the training pools' hands write it so (``HandFamily.flagged_ones``).
+    flagged_one: float = 0.0
 
     @property
     def letter_source(self) -> str:
@@ -196,7 +200,7 @@ class Hand:
         def pick(styles: tuple[int, ...]) -> int:
             return int(styles[int(rng.integers(len(styles)))])
 
-        return cls(
+        hand = cls(
             colour=colour,
             stroke=float(rng.uniform(*fam.stroke)),
             wobble=float(rng.uniform(*fam.wobble)),
@@ -216,6 +220,11 @@ class Hand:
             circle_style=pick(fam.circles),
             pressure=float(rng.uniform(*fam.pressure)),
         )
+        if fam.flagged_ones > 0 and rng.random() < fam.flagged_ones:
+            # Drawn after every other trait, and only for a family that writes such 1s (the training pools): the
+            # families' hands (what the benchmarks draw) come out of the same draws as before.
+            hand = replace(hand, flagged_one=float(rng.uniform(0.45, 0.95)))
+        return hand
 
 
 class CellPen:
@@ -268,6 +277,9 @@ class CellPen:
     def glyph(self, char: str, box: tuple[float, float, float, float]) -> None:
         """A letter or digit inside ``box`` = (x, y, w, h) in unit coordinates."""
         x, y, w, h = box
+        if char == "1" and self.hand.flagged_one > 0:
+            self._flagged_one(box)
+            return
         if self.hand.letter_font:
             from vision.synth.hands import GLYPH_RENDER_PX, MARKER_STEP_PX, font_glyph, marker_glyph
 
@@ -300,6 +312,22 @@ class CellPen:
                 self.line(np.stack([x + stroke[:, 0] * w, y + stroke[:, 1] * h], axis=1))
         finally:
             self.wobble_scale = 1.0
+
+    def _flagged_one(self, box: tuple[float, float, float, float]) -> None:
+        """A '1' with a long flag (``Hand.flagged_one`` of its height), in this hand's pen: the up-stroke from low on
+        the left to the top, then the stem down, leaning a little."""
+        x, y, w, h = box
+        top = np.array([x + 0.62 * w, y])
+        foot = np.array([x + 0.55 * w + self.rng.uniform(-0.08, 0.08) * w, y + h])
+        angle = np.radians(self.rng.uniform(30.0, 55.0))  # the flag's angle from the stem
+        reach = self.hand.flagged_one * h
+        start = top + reach * np.array([-np.sin(angle), np.cos(angle)])
+        start[0] = max(start[0], x - 0.25 * w)  # a flag too wide for the box is drawn steeper
+        wobble, self.wobble_scale = self.wobble_scale, max(w, h)
+        try:
+            self.line(np.stack([start, top, foot]))
+        finally:
+            self.wobble_scale = wobble
 
     def _font_glyph(self, ink: np.ndarray, box: tuple[float, float, float, float]) -> None:
         """A font's letter fitted into ``box`` (keeping its proportions), through the symbol's affine."""
