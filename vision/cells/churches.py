@@ -40,7 +40,8 @@ the very ones of stop 50). Each family's church crops read by the network withou
 1.57 -> 1.49 %, round 3.03 -> 2.57 %, school 4.09 -> 3.63 %, loose 8.03 -> 7.54 % (its 4 read as a 1 243 -> 209,
 its 1 as a 4 218 -> 211). The whole reader at the development seed (9300, 150 boards a family): 3.71 -> 3.61 % of
 the cells misread (tidy 0.39 -> 0.36, quick 1.56 -> 1.56, round 4.16 -> 4.05, school 4.05 -> 3.92, loose 8.39 ->
-8.18 %), without doubt 0.013 % either way. The benchmark's figures are in hardware.md.
+8.18 %), without doubt 0.013 % either way with the doubt thresholds of stop 50 (0.023 % with those fitted again for
+these networks, loose 0.016 -> 0.065 %). The benchmark's figures are in hardware.md.
 """
 
 from __future__ import annotations
