@@ -17,9 +17,9 @@ to the network, and one example is never allowed to overrule a confident network
 symbol show the player's way of drawing it rather than one drawing. A third drawing of every letter and of
 the digits 1-4 on the sheet's eleven free outer spaces was tried (stop 52, dev seeds 7100 and 8100, four players
 of each new family, six fresh boards each): 119 -> 125 and 108 -> 107 of 3,936 cells misread, no better.
-Nothing is retrained, the second network keeps its say, and no other seat's reading changes. Each drawing is also kept in a few views
-(the photo jittered as a camera would, the drawing turned and scaled a little), which count as one
-example. Several photos at once are fine, and one photo of the whole table with every player's sheet
+Nothing is retrained, the second network keeps its say, and no other seat's reading changes. Each drawing is
+also kept in a few views (the photo jittered as a camera would, the drawing turned and scaled a little), which
+count as one example. Several photos at once are fine, and one photo of the whole table with every player's sheet
 teaches every seat (the kit's markers say whose board is whose); a sheet photographed alone, without
 markers, is the seat ``--seat`` names. The examples are kept in the game store of the data directory.
 """

@@ -8,6 +8,8 @@ board looks like one person drew it, and many hands give the classifier its vari
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -242,7 +244,7 @@ class CellPen:
         c, s = np.cos(angle) * scale, np.sin(angle) * scale
         self.affine = np.array([[c, -s + hand.slant * scale], [s, c]])
         self.offset = np.array([0.5, 0.5]) + rng.normal(0, 0.03, 2)
-        self.wobble_scale = 1.0  # ``glyph`` shrinks the wobble to the size of the letter being written
+        self.wobble_scale = 1.0  # ``letter_wobble`` shrinks it to the size of the letter being written
 
     def to_px(self, unit_pts: np.ndarray) -> np.ndarray:
         """Unit-box points (0..1, centred at 0.5) to cell pixels, with the hand's wobble."""
@@ -303,15 +305,21 @@ class CellPen:
         variants = GLYPHS[char]
         if self.hand.letter_width != 1.0:
             x, w = x + w * (1.0 - self.hand.letter_width) / 2, w * self.hand.letter_width
-        # A hand's tremor is relative to what it draws: writing a letter half the symbol's height, the
-        # pen wanders half as far. A cell-sized wobble on a small letter moved M's middle point by a
-        # quarter of its height and made M, N, J, S, 3 and 5 unreadable to a person too.
-        self.wobble_scale = max(w, h)
-        try:
+        with self.letter_wobble(w, h):
             for stroke in variants[self.hand.glyph_variant % len(variants)]:
                 self.line(np.stack([x + stroke[:, 0] * w, y + stroke[:, 1] * h], axis=1))
+
+    @contextmanager
+    def letter_wobble(self, w: float, h: float) -> Iterator[None]:
+        """The hand's wobble scaled to a letter of ``w`` x ``h`` (unit box) while it is written. A hand's tremor is
+        relative to what it draws: writing a letter half the symbol's height, the pen wanders half as far. A
+        cell-sized wobble on a small letter moved M's middle point by a quarter of its height and made M, N, J,
+        S, 3 and 5 unreadable to a person too."""
+        before, self.wobble_scale = self.wobble_scale, max(w, h)
+        try:
+            yield
         finally:
-            self.wobble_scale = 1.0
+            self.wobble_scale = before
 
     def _flagged_one(self, box: tuple[float, float, float, float]) -> None:
         """A '1' with a long flag (``Hand.flagged_one`` of its height), in this hand's pen: the up-stroke from low on
@@ -323,11 +331,8 @@ class CellPen:
         reach = self.hand.flagged_one * h
         start = top + reach * np.array([-np.sin(angle), np.cos(angle)])
         start[0] = max(start[0], x - 0.25 * w)  # a flag too wide for the box is drawn steeper
-        wobble, self.wobble_scale = self.wobble_scale, max(w, h)
-        try:
+        with self.letter_wobble(w, h):
             self.line(np.stack([start, top, foot]))
-        finally:
-            self.wobble_scale = wobble
 
     def _font_glyph(self, ink: np.ndarray, box: tuple[float, float, float, float]) -> None:
         """A font's letter fitted into ``box`` (keeping its proportions), through the symbol's affine."""
@@ -339,11 +344,8 @@ class CellPen:
         scale = min(w / wide, h / gh)
         uw, uh = wide * scale, gh * scale
         ux, uy = x + (w - uw) / 2, y + (h - uh) / 2
-        wobble, self.wobble_scale = self.wobble_scale, max(w, h)
-        try:
+        with self.letter_wobble(w, h):
             corners = self.to_px(np.array([[ux, uy], [ux + uw, uy], [ux, uy + uh]]))
-        finally:
-            self.wobble_scale = wobble
         warp_glyph_into(self.mask, ink, corners, area_average=self.hand.marker_letters)
 
     def _hershey(self, char: str, box: tuple[float, float, float, float]) -> None:
