@@ -279,7 +279,9 @@ def test_a_die_whose_top_is_nowhere_in_view_is_doubtful(reader, name, sure_faces
     blank side face shows, which the classifier (it has no class for it) said was a cross, for sure. Three dice
     packed on a black floor: the wall's top is hidden, and the crop put on its side faces caught the swords'
     symbol at its edge, read as a cross for sure. Looked for again, neither shows a symbol of its own in the
-    middle of its crop: each is doubtful, and the four others are read as before."""
+    middle of its crop: each is doubtful, and the four others are read as before. (Since the tray's stickers are
+    fitted as lines the hidden wall's top is placed by the lean beside the packed dice, on the floor, and its crop
+    read as a head for sure: a top placed off their white is doubtful, ``OFF_WHITE_BELOW``.)"""
     frame = cv2.imread(str(Path(__file__).parent / "data" / name))
     readings = _read(reader, frame)
     assert readings is not None and len(readings) == 5

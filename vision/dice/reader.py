@@ -661,13 +661,19 @@ def _white_share(blob: np.ndarray, centre: tuple[float, float]) -> float:
     window = blob[max(y - half, 0):max(y + half, 0), max(x - half, 0):max(x + half, 0)]
     return float(np.count_nonzero(window)) / float((2 * half) ** 2)
 
-def _floor_edge(tray: np.ndarray, box: tuple[int, int, int, int]) -> np.ndarray | None:
+def _floor_colour(tray: np.ndarray) -> np.ndarray:
+    """The median colour of a rectified floor (BGR; the dice cover a small part of it), every fourth pixel each way."""
+    return np.median(tray[::4, ::4].reshape(-1, tray.shape[2]), axis=0)
+
+
+def _floor_edge(tray: np.ndarray, box: tuple[int, int, int, int], known: dict[str, np.ndarray]) -> np.ndarray | None:
     """The pixels of a patch ``box`` (x0, y0, x1, y1) of a rectified floor ``tray`` that lie on the floor's own
     edge and look like the floor there (None when the patch touches no edge). Dice packed against the wall close
     their outline along the edge, and the floor left between two of them and the wall was taken for a symbol: at
     bench_dice's seed a beige floor's pocket between two heads read as a log 15 mm from any die, and the real log,
     the faintest symbol of that blob, was dropped. A top leaning out over the wall is cut by the edge too, its
-    symbol with it (a cross on blue felt): its pixels there are the symbol's colour, not the floor's."""
+    symbol with it (a cross on blue felt): its pixels there are the symbol's colour, not the floor's. ``known``: the
+    floor's colour once measured (``_floor_colour``, about 1 ms: only for a patch on the edge, once a tray)."""
     height, width = tray.shape[:2]
     x0, y0, x1, y1 = box
     if x0 > 0 and y0 > 0 and x1 < width and y1 < height:
@@ -677,8 +683,9 @@ def _floor_edge(tray: np.ndarray, box: tuple[int, int, int, int]) -> np.ndarray 
     edge[-1, :] |= y1 == height
     edge[:, 0] |= x0 == 0
     edge[:, -1] |= x1 == width
-    floor = np.median(tray[::4, ::4].reshape(-1, tray.shape[2]), axis=0)  # (the dice cover a small part of it)
-    distance = np.abs(tray[y0:y1, x0:x1].astype(np.int16) - floor.astype(np.int16)).max(axis=2)
+    if "floor" not in known:
+        known["floor"] = _floor_colour(tray)
+    distance = np.abs(tray[y0:y1, x0:x1].astype(np.int16) - known["floor"].astype(np.int16)).max(axis=2)
     return edge & (distance <= FLOOR_LIKE_WITHIN)
 
 # A symbol's pixels lie within this far of their middle (95th percentile, in die sides): on 1,558 symbols of
@@ -795,6 +802,7 @@ def segment_dice(tray: np.ndarray, view: TrayView = REFERENCE_VIEW) -> list[DieB
     and the camera's lean measured on the other dice.
     """
     darkest = darkest_channel(tray)
+    floor_colour: dict[str, np.ndarray] = {}  # (measured when a blob first touches the floor's edge)
     outlines = dice_outlines(tray, view)
     top_area = DIE_PX * DIE_PX
     height, width = darkest.shape
@@ -821,7 +829,7 @@ def segment_dice(tray: np.ndarray, view: TrayView = REFERENCE_VIEW) -> list[DieB
             singles.append(areas[i])
         depth = _depth_inside(blob, (x0, y0, x1, y1), width, height)
         symbols[i] = [sym for sym in _symbols(darkest[y0:y1, x0:x1], blob.view(bool), (x0, y0),
-                                              _floor_edge(tray, (x0, y0, x1, y1)))
+                                              _floor_edge(tray, (x0, y0, x1, y1), floor_colour))
                       if depth[int(round(sym.y)) - y0, int(round(sym.x)) - x0] >= TOP_SYMBOL_DEPTH * DIE_PX]
     if not components:
         return []
@@ -926,6 +934,7 @@ def measure_die(tray: np.ndarray, view: TrayView = REFERENCE_VIEW) -> float | No
     symbols of one blob (two touching dice) measure it.
     """
     darkest = darkest_channel(tray)
+    floor_colour: dict[str, np.ndarray] = {}  # (measured when a blob first touches the floor's edge)
     outlines = dice_outlines(tray, view, floor_levels(tray, view, halfway=True))
     least_top = (LEAST_DIE_SEEN_MM * view.px_per_mm) ** 2
     height, width = darkest.shape
@@ -936,7 +945,7 @@ def measure_die(tray: np.ndarray, view: TrayView = REFERENCE_VIEW) -> float | No
         if area < 0.6 * least_top:
             continue
         blob, (x0, y0, x1, y1) = _outline_patch(outline, pad, width, height)
-        symbols = _symbols(darkest[y0:y1, x0:x1], blob.view(bool), (x0, y0), _floor_edge(tray, (x0, y0, x1, y1)))
+        symbols = _symbols(darkest[y0:y1, x0:x1], blob.view(bool), (x0, y0), _floor_edge(tray, (x0, y0, x1, y1), floor_colour))
         hull = cv2.convexHull(outline).reshape(-1, 2).astype(np.float64)
         blobs.append((hull, area, cv2.minAreaRect(outline)[0], symbols))
     # Clear symbols first; from far (14 mm dice 11 px a side) every symbol may be fainter than that, or a
