@@ -661,6 +661,7 @@ def _white_share(blob: np.ndarray, centre: tuple[float, float]) -> float:
     window = blob[max(y - half, 0):max(y + half, 0), max(x - half, 0):max(x + half, 0)]
     return float(np.count_nonzero(window)) / float((2 * half) ** 2)
 
+
 def _floor_colour(tray: np.ndarray) -> np.ndarray:
     """The median colour of a rectified floor (BGR; the dice cover a small part of it), every fourth pixel each way."""
     return np.median(tray[::4, ::4].reshape(-1, tray.shape[2]), axis=0)
@@ -687,6 +688,7 @@ def _floor_edge(tray: np.ndarray, box: tuple[int, int, int, int], known: dict[st
         known["floor"] = _floor_colour(tray)
     distance = np.abs(tray[y0:y1, x0:x1].astype(np.int16) - known["floor"].astype(np.int16)).max(axis=2)
     return edge & (distance <= FLOOR_LIKE_WITHIN)
+
 
 # A symbol's pixels lie within this far of their middle (95th percentile, in die sides): on 1,558 symbols of
 # touching dice (seed 555000, plain and processed, not bench_dice's) at most 0.52. Farther, they are two dice's
