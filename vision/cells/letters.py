@@ -32,6 +32,15 @@ better than the shipped shape (loose's crops 12.2 against 18.9 %), and the deepe
 distilling the large one into the first shape kept nothing (``train_letters``' docstring). At seed 9300, each
 family read by the networks that never saw it: loose 9.09 -> 8.54 %, round 4.68 -> 4.31 %, school 4.89 -> 4.29 %,
 quick 1.85 -> 1.72 %, tidy 0.49 -> 0.44 % of the cells misread (the benchmark's figures are in hardware.md).
+
+Tried and not kept (stop 53, 2026-11-28): a board's persons are one hand, so its crops of one letter should look
+alike and lend each other their readings (the cells' letters smoothed over their neighbours on the letter network's
+features, cosine similarity above 0.6-0.96, added or multiplied in). At seed 9300 (150 boards a family, each read by
+the networks that never saw it; 14 persons a board) two persons of one letter are indeed close (median similarity
+0.91-0.97 against 0.46-0.56 for two letters), and 75 % of the persons misread are read as a letter that the same board
+also shows, read right. But a misread person lies nearer the right readings of the letter it is misread as than of
+its own letter (where both are on its board, 34 of 97), so every variant read as many or more wrong (819 persons
+misread -> 812-1,265). The network's features carry the same confusion as its reading.
 """
 
 from __future__ import annotations
