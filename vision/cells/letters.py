@@ -39,7 +39,7 @@ features, cosine similarity above 0.6-0.96, added or multiplied in). At seed 930
 the networks that never saw it; 14 persons a board) two persons of one letter are indeed close (median similarity
 0.91-0.97 against 0.46-0.56 for two letters), and 75 % of the persons misread are read as a letter that the same board
 also shows, read right. But a misread person lies nearer the right readings of the letter it is misread as than of
-its own letter (where both are on its board, 34 of 97), so every variant read as many or more wrong (819 persons
+its own letter (where both are on its board, in 63 of 97), so every variant read as many or more wrong (819 persons
 misread -> 812-1,265). The network's features carry the same confusion as its reading.
 """
 
