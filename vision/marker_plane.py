@@ -143,15 +143,34 @@ def marker_side(quad: np.ndarray) -> float:
 # A plane's stickers are all printed the same size, and a 35 degree tilt makes the nearest at most about
 # 1.6 times the farthest: one much smaller or larger than the others of its plane is not one of them.
 _MISFIT_RATIO = 2.0
+# ... unless one perspective puts every one of them where it is: each corner within this share of its marker's
+# side of where the plane's homography from all of them puts it. A phone held close over a board at a slant sees
+# the near stickers more than twice the far ones (bench_board's photos: 26 and 57 px), and every marker of such
+# a board was dropped (3 photos of 150), while each corner lay within 0.04 of a side of that homography; a
+# drawing decoded as a sticker lies where the plane has no sticker, many sides off.
+_ONE_PERSPECTIVE_WITHIN = 0.2
+
+
+def _one_perspective(found: dict[int, np.ndarray], seen: list[int], layout: PlaneLayout) -> bool:
+    """Whether one homography of ``layout`` puts each of the ``seen`` markers (three or more) where it was found,
+    within ``_ONE_PERSPECTIVE_WITHIN`` of its side: the stickers of one plane, however unlike their sizes."""
+    plane = np.vstack([layout.marker_corners_mm(m) for m in seen]).astype(np.float64)
+    frame = np.vstack([found[m] for m in seen]).astype(np.float64)
+    homography, _ = cv2.findHomography(plane, frame, 0)
+    if homography is None or not np.all(np.isfinite(homography)):
+        return False
+    put = cv2.perspectiveTransform(plane[None], homography)[0]
+    off = np.linalg.norm(put - frame, axis=1).reshape(len(seen), 4).max(axis=1)
+    return all(o <= _ONE_PERSPECTIVE_WITHIN * marker_side(found[m]) for o, m in zip(off, seen, strict=True))
 
 
 def _drop_misfits(found: dict[int, np.ndarray], layout: PlaneLayout) -> None:
-    """Forget a marker of ``layout`` whose size does not fit the others' (three or more seen): a few pixels
-    of a drawing that decode as a sticker's id. The second look then looks for the real one where it is.
-    In a camera-like picture of a board one was 8 px a side among stickers of 35, the real one unseen, and
-    the board came out five cells off."""
+    """Forget a marker of ``layout`` whose size does not fit the others' (three or more seen) and that no
+    perspective of the plane puts where it is (``_one_perspective``): a few pixels of a drawing that decode as a
+    sticker's id. The second look then looks for the real one where it is. In a camera-like picture of a board one
+    was 8 px a side among stickers of 35, the real one unseen, and the board came out five cells off."""
     seen = [m for m in layout.marker_origins if m in found]
-    if len(seen) < 3:
+    if len(seen) < 3 or _one_perspective(found, seen, layout):
         return
     sides = {m: marker_side(found[m]) for m in seen}
     for m in seen:

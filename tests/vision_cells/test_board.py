@@ -193,3 +193,23 @@ def test_a_sticker_id_far_too_small_for_its_board_is_not_taken_for_the_sticker(b
     (board,) = find_boards(frame)
     assert board.seat == 1 and board.markers == 3
     assert rectified_error(board.corners, photo.corners) < 0.08
+
+
+def test_a_board_seen_close_at_a_slant_keeps_its_stickers_however_unlike_their_sizes(busy_city):
+    """A phone held close over a board at a slant: its near stickers are more than twice its far ones. Each
+    is the size that one perspective gives it where it lies, so none is taken for a drawing decoded as a
+    sticker (every one of them was dropped, and the board was found only without its stickers, as seat 0)."""
+    rng = np.random.default_rng(36)
+    board = render_board(busy_city, rng, cell_px=64, seat=3)
+    side = board.image.shape[0]
+    corners = np.array([[420, 140], [560, 170], [700, 560], [260, 640]], np.float32)  # far side at the top
+    h = cv2.getPerspectiveTransform(np.array([[0, 0], [side, 0], [side, side], [0, side]], np.float32), corners)
+    frame = np.full((720, 960, 3), (60, 110, 50), np.uint8)
+    warped = cv2.warpPerspective(board.image, h, (960, 720), flags=cv2.INTER_AREA)
+    inside = cv2.warpPerspective(np.full((side, side), 255, np.uint8), h, (960, 720)) > 127
+    frame[inside] = warped[inside]
+    (board_found,) = find_boards(frame)
+    near_far = np.linalg.norm(corners[2] - corners[3]) / np.linalg.norm(corners[1] - corners[0])
+    assert near_far > 2.3  # the near side over twice the far one, as the stickers are
+    assert board_found.seat == 3 and board_found.markers == 4
+    assert rectified_error(board_found.corners, corners) < 0.05
