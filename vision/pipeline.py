@@ -130,12 +130,16 @@ class TableReader:
 
     def reset(self, *, same_table: bool = False) -> None:
         """Forget what was seen: the next frame is read whole. ``same_table``: the view changed (the camera
-        knocked, the light) but not the table, whose stickers stay where they were measured."""
+        knocked, the light) but not the table, whose stickers stay where they were measured and whose tray and
+        dice keep the sizes measured. Another table's are measured afresh (``DiceReader.forget``): ``companion
+        scan`` reads each photo on its own, and one table's 14 mm dice are not another's 20 mm ones (the dice's side
+        is the median of the last 15 measured, so it took eight photos of the new table to be believed)."""
         self._board_cache.clear()
         self._tray_cache = None
         self._markers_cache = None
         if not same_table:
             self._stickers.clear()
+            self.dice_reader.forget()
         self._last_small = None
         self._last_obs = None
         self._reference = None

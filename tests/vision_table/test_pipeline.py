@@ -292,3 +292,17 @@ def test_a_failing_dice_read_leaves_no_board_being_read(table_spec, cell_stub, m
     with pytest.raises(RuntimeError, match="dice reader failed"):
         reader.read(frame)
     assert len(finished) == 3
+
+
+def test_another_table_has_its_tray_and_dice_measured_afresh_and_the_same_table_keeps_them(reader, table_spec):
+    """``reset()``: another table (``companion scan``'s next photo), whose dice may be another size: nothing kept of
+    the last tray and dice. ``reset(same_table=True)``: the camera knocked, the table the same: their sizes kept."""
+    frame, _ = render_table(table_spec, np.random.default_rng(7))
+    reader.read(frame)
+    dice = reader.dice_reader
+    assert dice.tray_mm is not None and len(dice.sides_measured) == 1
+    reader.reset(same_table=True)
+    reader.read(frame)
+    assert len(dice.sides_measured) == 2
+    reader.reset()
+    assert dice.tray_mm is None and len(dice.sides_measured) == 0
