@@ -254,6 +254,52 @@ def locate_tray(
     return locate_plane(markers, tray_layout(*size), min_markers=2)
 
 
+# The stickers' white is measured on this brightest share of each sticker's pixels (its rim and its marker's white
+# modules), and the tray's colours are evened to it by at most this gain a channel.
+_STICKER_WHITE_SHARE = 0.3
+_MOST_WHITE_GAIN = 2.0
+# The light's tint the dice reader learned: the generator tints each channel by up to a tenth either way, and its
+# trays' stickers' white needs gains of 1.01-1.17 to be grey again (20 beige trays). Only a tint beyond it is evened:
+# a light the reader knows is read as before (evening those too put a pocket of floor by the wall back among the
+# symbols, ``test_the_floor_between_dice_packed_against_the_wall_is_no_symbol``), and evened only down to it, the
+# bluish daylight below still lost dice on beige.
+_LEARNED_TINT = 1.2
+
+
+def sticker_white(floor: np.ndarray, view: TrayView = REFERENCE_VIEW) -> np.ndarray | None:
+    """The colour (BGR) the light gives white paper on a rectified tray ``floor``: its stickers' white, the median of
+    the three whitest of the four (a hand or a shadow may lie over one); None when the floor is too small to hold
+    them."""
+    side = round(STICKER_MM * view.px_per_mm)
+    height, width = floor.shape[:2]
+    if side < 4 or height < 2 * side or width < 2 * side or floor.ndim != 3:
+        return None
+    whites = []
+    for y0, x0 in ((0, 0), (0, width - side), (height - side, width - side), (height - side, 0)):
+        patch = floor[y0:y0 + side, x0:x0 + side].reshape(-1, 3).astype(np.float32)
+        brightness = patch.sum(axis=1)
+        whites.append(np.median(patch[brightness >= np.quantile(brightness, 1.0 - _STICKER_WHITE_SHARE)], axis=0))
+    whitest = sorted(whites, key=lambda colour: -float(colour.sum()))[:3]
+    return np.median(np.array(whitest), axis=0)
+
+
+def balanced_to_stickers(image: np.ndarray, floor: np.ndarray, view: TrayView = REFERENCE_VIEW) -> np.ndarray:
+    """``image`` (the tray, or the tray and what lies around it) with its colour channels evened so that the stickers'
+    white on ``floor`` (the tray's own floor in ``image``) is grey again: the dice are told from the floor by being
+    white (``whiteness``), and a lamp or a window's daylight tints both, with the camera's white balance locked at
+    calibration (``vision.camera_settings``). Channels are only raised, each to the white's brightest: under a bluish
+    daylight (red 0.8, blue 1.12 of a neutral light) every die on a beige floor was lost, its white as colourful as
+    the floor. The image itself when the tint is one the reader learned (``_LEARNED_TINT``) or the stickers' white
+    cannot be measured."""
+    white = sticker_white(floor, view)
+    if white is None or float(white.min()) < 1.0:
+        return image
+    gains = np.minimum(float(white.max()) / white, _MOST_WHITE_GAIN)
+    if float(gains.max()) <= _LEARNED_TINT:
+        return image
+    return cv2.transform(image, np.diag(gains).astype(np.float32))
+
+
 def darkest_channel(tray: np.ndarray) -> np.ndarray:
     """Min over B, G, R: high only where a pixel is both bright and uncoloured (the dice's white)."""
     return cv2.min(cv2.min(tray[:, :, 0], tray[:, :, 1]), tray[:, :, 2])
@@ -1223,7 +1269,7 @@ class DiceReader:
             shift = np.array([[1.0, 0.0, margin], [0.0, 1.0, margin], [0.0, 0.0, 1.0]])
             surround = cv2.warpPerspective(surround, shift @ correction @ np.linalg.inv(shift),
                                            (surround.shape[1], surround.shape[0]), flags=cv2.INTER_LINEAR)
-        return surround, margin
+        return balanced_to_stickers(surround, surround[margin:-margin, margin:-margin], view), margin
 
     def read_tray(
         self, tray: np.ndarray, px_per_mm: float = PX_PER_MM, die_mm: float | None = None
@@ -1234,6 +1280,7 @@ class DiceReader:
         height, width = tray.shape[:2]
         view = TrayView(tray_layout(width / px_per_mm, height / px_per_mm), px_per_mm)
         tray = straighten_tray(tray, view)
+        tray = balanced_to_stickers(tray, tray, view)
         die_mm = die_mm or getattr(self, "die_mm", None) or self.dice_side(measure_die(tray, view))
         if die_mm is not None and abs(die_mm / (DIE_PX / px_per_mm) - 1.0) > DIE_SCALE_TOLERANCE:
             scale = DIE_PX / die_mm / px_per_mm
