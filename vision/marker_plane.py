@@ -198,6 +198,16 @@ def detect_markers(frame: np.ndarray, layouts: Sequence[PlaneLayout] = ()) -> di
     """
     gray = frame if frame.ndim == 2 else cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
     seen = _detect_all(gray)
+    if layouts and _soft(gray, seen):
+        # Out of focus (a webcam's fixed lens, a camera knocked), the stickers' modules run together: a look at the
+        # frame sharpened finds what the first look missed (bench_light's tables out of focus by 1.0 px: cells of
+        # boards lost 225 -> 45 of 2,205).
+        # (Not a tray's: its stickers have looks of their own below, and their corners from those measure it.)
+        own_looks = {m for layout in layouts if layout.fine_look for m in layout.marker_origins}
+        sharpened = cv2.addWeighted(gray, 1.0 + _SHARPEN, cv2.GaussianBlur(gray, (0, 0), _SHARPEN_SIGMA), -_SHARPEN, 0)
+        for marker_id, quads in _detect_all(sharpened).items():
+            if marker_id not in own_looks:
+                seen.setdefault(marker_id, quads)
     found = {i: quads[-1] for i, quads in seen.items()}
     looks: dict[str, dict[int, np.ndarray]] = {}  # the fine and wide looks, each made at most once a frame
     for layout in layouts:
@@ -217,6 +227,43 @@ def detect_markers(frame: np.ndarray, layouts: Sequence[PlaneLayout] = ()) -> di
                 _second_looks(gray, found, layout)
                 shown = sum(m in found for m in layout.marker_origins)
     return found
+
+
+# A frame is soft when the markers the first look found have edges this gentle: the steepest step across a marker's
+# edge (its 98th percentile of gradient, a pixel's step) under this share of the marker's contrast. bench_light's
+# tables (seed 5150) as rendered: 0.51-0.56 (the frame's median over its largest markers); blurred by 0.6 px
+# 0.42-0.45, by 0.7 px 0.40-0.42, by 0.8 px 0.37-0.40, by 1.0 px 0.33-0.39. A frame that shows no marker at all is
+# looked at sharpened too.
+_SOFT_EDGE_BELOW = 0.42
+_SHARPEN = 1.0  # unsharp mask: the frame plus this much of its difference from ...
+_SHARPEN_SIGMA = 1.5  # ... itself blurred by this much
+
+
+def _edge_steepness(gray: np.ndarray, quad: np.ndarray) -> float | None:
+    """The steepest step across a marker's edges against its contrast (``_SOFT_EDGE_BELOW``); None when too small."""
+    x0, y0 = np.maximum(np.floor(quad.min(axis=0)).astype(int) - 2, 0)
+    x1, y1 = np.ceil(quad.max(axis=0)).astype(int) + 2
+    patch = gray[y0:y1, x0:x1].astype(np.float32)
+    if patch.shape[0] < 5 or patch.shape[1] < 5:
+        return None
+    step = cv2.magnitude(cv2.Sobel(patch, cv2.CV_32F, 1, 0, ksize=3), cv2.Sobel(patch, cv2.CV_32F, 0, 1, ksize=3)).ravel()
+    levels = patch.ravel()
+    n = len(levels)
+    low, high = np.partition(levels, (n // 20, n - 1 - n // 20))[[n // 20, n - 1 - n // 20]]
+    steepest = np.partition(step, n - 1 - n // 50)[n - 1 - n // 50] / 8
+    return float(steepest / max(float(high - low), 1.0))
+
+
+# The markers whose edges say whether a frame is soft: the largest few (the steadiest measure, and the check stays
+# well under a millisecond).
+_SOFT_FROM_MARKERS = 6
+
+
+def _soft(gray: np.ndarray, seen: dict[int, list[np.ndarray]]) -> bool:
+    """Whether ``gray`` looks out of focus by the markers the first look found (``_SOFT_EDGE_BELOW``), or shows none."""
+    largest = sorted((quads[-1] for quads in seen.values()), key=marker_side)[-_SOFT_FROM_MARKERS:]
+    steepness = [s for s in (_edge_steepness(gray, quad) for quad in largest) if s is not None]
+    return not steepness or float(np.median(steepness)) < _SOFT_EDGE_BELOW
 
 
 def _wants_look(look: str, layout: PlaneLayout, shown: int) -> bool:
