@@ -607,9 +607,13 @@ def _find_crossings(gray: np.ndarray, board_to_frame: np.ndarray, crossings: np.
     v_centre, h_centre = expected[:, :, 1], expected[:, :, 0]  # crossing [i][j]: row on line i, column on j
     a, b = vertical[:, :, 0], vertical[:, :, 1]  # x = a + b (y - v_centre)
     c, d = horizontal[:, :, 0].T, horizontal[:, :, 1].T  # y = c + d (x - h_centre)
-    x = (a + b * (c - v_centre - d * h_centre)) / (1 - b * d)
-    y = c + d * (x - h_centre)
-    return _Crossings(np.stack([x, y], axis=2) / cell - margin, v_seen & h_seen.T, strength)
+    # A stretch of line not seen at all (a hand over the board) fits as NaN: its crossings are not seen, and say so
+    # without a warning (the no-change check's frames of hands printed one).
+    with np.errstate(invalid="ignore", divide="ignore"):
+        x = (a + b * (c - v_centre - d * h_centre)) / (1 - b * d)
+        y = c + d * (x - h_centre)
+    seen = v_seen & h_seen.T & np.isfinite(x) & np.isfinite(y)
+    return _Crossings(np.stack([x, y], axis=2) / cell - margin, seen, strength)
 
 
 def _fit_printed_grid(gray: np.ndarray, board_to_frame: np.ndarray, crossings: np.ndarray, window: float,
