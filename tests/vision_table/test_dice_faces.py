@@ -98,14 +98,14 @@ def test_the_reader_multiplies_both_readings():
     assert any(abs(x.confidence - y.confidence) > 1e-6 for x, y in zip(a, b, strict=True))
 
 
-@pytest.mark.parametrize("floor, seed, nth", [("light wood", 20_261_128, 9)])
-def test_a_small_far_swords_the_features_read_as_a_cross_is_read_as_swords(floor, seed, nth):
-    """14 mm dice in a 20 x 14 cm tray (``bench_dice``'s seed: its light wood floor's 10th tray): a pair of swords a
-    few pixels across, which the classifier reads as a cross from its features (0.6 against 0.38), the network as
-    swords (0.98). Read together, every die of the tray is right. (Green felt's 27th tray was a second such tray
-    until the tray's stickers were fitted as lines, ``refine_marker_corners``: the classifier alone reads it right
-    since, and no other tray of that size group at bench_dice's seed is read wrong by the classifier alone and right
-    with the network.)"""
+@pytest.mark.parametrize("floor, seed, nth", [("dark grey", 555_002, 29), ("pink", 777_007, 17)])
+def test_a_small_far_face_the_features_misread_is_read_right_with_the_face_network(floor, seed, nth):
+    """14 mm dice in a 20 x 14 cm tray, seen from far (trays of the seeds 555000 and 777000 that ``bench_dice`` draws
+    its floors from: dark grey's 30th, pink's 18th): faces a few pixels across that the classifier misreads from its
+    features (a wall as a cross; two crosses as swords), read right with the face network. (bench_dice's own seed had
+    two such trays, a swords read as a cross on light wood and one on green felt; the classifier alone reads both
+    right since the trays' stickers were fitted as lines and a light tinted beyond what it learned is evened to the
+    stickers' white, and no other tray of that size group there is read wrong by it and right with the network.)"""
     from vision.synth.dice import TrayLook, tray_scene
 
     rng = np.random.default_rng(seed)
@@ -115,7 +115,6 @@ def test_a_small_far_swords_the_features_read_as_a_cross_is_read_as_swords(floor
     alone = DiceReader(reader.classifier)
     alone.face_network = None
     truth = sorted(d.face for d in dice)
-    assert "swords" in truth
     before = alone.read(frame)
     assert before is not None and sorted(r.face for r in before) != truth
     readings = reader.read(frame)
