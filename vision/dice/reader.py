@@ -266,6 +266,13 @@ _MOST_WHITE_GAIN = 2.0
 _LEARNED_TINT = 1.2
 
 
+def sticker_corners(shape: tuple[int, ...], side: int) -> tuple[tuple[int, int], ...]:
+    """The top-left pixels (y, x) of the four ``side`` x ``side`` squares in the corners of a rectified floor of
+    ``shape``: where its stickers lie (clockwise from the top-left)."""
+    height, width = shape[:2]
+    return ((0, 0), (0, width - side), (height - side, width - side), (height - side, 0))
+
+
 def sticker_white(floor: np.ndarray, view: TrayView = REFERENCE_VIEW) -> np.ndarray | None:
     """The colour (BGR) the light gives white paper on a rectified tray ``floor``: its stickers' white, the median of
     the three whitest of the four (a hand or a shadow may lie over one); None when the floor is too small to hold
@@ -275,7 +282,7 @@ def sticker_white(floor: np.ndarray, view: TrayView = REFERENCE_VIEW) -> np.ndar
     if side < 4 or height < 2 * side or width < 2 * side or floor.ndim != 3:
         return None
     whites = []
-    for y0, x0 in ((0, 0), (0, width - side), (height - side, width - side), (height - side, 0)):
+    for y0, x0 in sticker_corners(floor.shape, side):
         patch = floor[y0:y0 + side, x0:x0 + side].reshape(-1, 3).astype(np.float32)
         brightness = patch.sum(axis=1)
         whites.append(np.median(patch[brightness >= np.quantile(brightness, 1.0 - _STICKER_WHITE_SHARE)], axis=0))
@@ -482,10 +489,9 @@ def _whole_tops(mask: np.ndarray) -> np.ndarray:
 
 def _off_stickers(shape: tuple[int, ...], view: TrayView) -> np.ndarray:
     """Mask (uint8) of the floor without its corner stickers."""
-    h, w = shape[:2]
-    mask = np.full((h, w), 255, np.uint8)
+    mask = np.full(shape[:2], 255, np.uint8)
     s = round(STICKER_MM * view.px_per_mm) + 2
-    for y0, x0 in ((0, 0), (0, w - s), (h - s, w - s), (h - s, 0)):
+    for y0, x0 in sticker_corners(shape, s):
         mask[max(y0, 0):y0 + s, max(x0, 0):x0 + s] = 0
     return mask
 
@@ -555,10 +561,9 @@ def dice_outlines(tray: np.ndarray, view: TrayView = REFERENCE_VIEW, levels: Flo
     """Outlines of the white blobs (dice, touching dice as one) on the rectified tray floor (BGR)."""
     levels = levels or floor_levels(tray, view)
     image = levels.image(tray)
-    h, w = image.shape
     _, mask = cv2.threshold(image, levels.level, 255, cv2.THRESH_BINARY)
     s = round(STICKER_MM * view.px_per_mm) + 2
-    for y0, x0 in ((0, 0), (0, w - s), (h - s, w - s), (h - s, 0)):
+    for y0, x0 in sticker_corners(image.shape, s):
         mask[y0:y0 + s, x0:x0 + s] = 0
     mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
     mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (7, 7)))
