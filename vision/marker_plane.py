@@ -170,12 +170,17 @@ def _drop_misfits(found: dict[int, np.ndarray], layout: PlaneLayout) -> None:
     sticker's id. The second look then looks for the real one where it is. In a camera-like picture of a board one
     was 8 px a side among stickers of 35, the real one unseen, and the board came out five cells off."""
     seen = [m for m in layout.marker_origins if m in found]
-    if len(seen) < 3 or _one_perspective(found, seen, layout):
+    if len(seen) < 3:
         return
     sides = {m: marker_side(found[m]) for m in seen}
+    misfits = []
     for m in seen:
         others = float(np.median([s for k, s in sides.items() if k != m]))
         if not others / _MISFIT_RATIO <= sides[m] <= others * _MISFIT_RATIO:
+            misfits.append(m)
+    # (The homography only when some size misfits: nearly every plane's stickers are alike.)
+    if misfits and not _one_perspective(found, seen, layout):
+        for m in misfits:
             del found[m]
 
 
