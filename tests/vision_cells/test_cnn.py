@@ -1,15 +1,21 @@
-"""The NumPy forward pass of the convolutional cell classifier, checked against a plain loop."""
+"""The forward pass of the convolutional cell classifier (on OpenCV's network runtime and with NumPy), checked against a
+plain loop."""
 
 from __future__ import annotations
 
+import pickle
 import shutil
+import sys
+import threading
 from itertools import pairwise
 from pathlib import Path
 
+import cv2
 import numpy as np
 import pytest
 
 from companion.layout import ALL_CELLS, LAYOUT
+from vision.cells import cnn
 from vision.cells.cnn import CNN_PATH, ConvTrunk, save_cnn
 from vision.cells.features import cell_crops, ink_maps, shifted_cell_crops
 from vision.cells.labels import GLYPH_CLASSES
@@ -46,7 +52,19 @@ def _pool(x: np.ndarray) -> np.ndarray:
     return x.reshape(h // 2, 2, w // 2, 2, c).max(axis=(1, 3))
 
 
-def test_trunk_matches_direct_convolution():
+@pytest.fixture(params=["opencv", "numpy"])
+def runtime(request, monkeypatch):
+    """Each trunk test twice: on OpenCV's network runtime (the default) and with NumPy (its fallback)."""
+    monkeypatch.setattr(cnn, "OPENCV_RUNTIME", request.param == "opencv")
+    return request.param
+
+
+def _ran_on(trunk: ConvTrunk) -> str:
+    net = getattr(trunk._runtime, "net", None)
+    return "opencv" if isinstance(net, cv2.dnn.Net) else "numpy"
+
+
+def test_trunk_matches_direct_convolution(runtime):
     rng = np.random.default_rng(0)
     channels = (1, 3, 4)
     weights = [rng.normal(0, 0.5, (c_out, c_in, 3, 3)) for c_in, c_out in pairwise(channels)]
@@ -55,6 +73,7 @@ def test_trunk_matches_direct_convolution():
                       tuple(b.astype(np.float32) for b in biases))
     crops = rng.random((2, 8, 12)).astype(np.float32)
     got = trunk.features(crops)
+    assert _ran_on(trunk) == runtime
     for crop, row in zip(crops, got, strict=True):
         x = crop[..., None].astype(np.float64)
         for w, b in zip(weights, biases, strict=True):
@@ -62,7 +81,7 @@ def test_trunk_matches_direct_convolution():
         np.testing.assert_allclose(row, x.transpose(2, 0, 1).ravel(), rtol=1e-4, atol=1e-5)
 
 
-def test_deeper_trunk_matches_direct_convolution():
+def test_deeper_trunk_matches_direct_convolution(runtime):
     """The letter stage's shape: two convolutions before each pool, the last map averaged over its places."""
     rng = np.random.default_rng(2)
     channels = (1, 3, 3, 4, 4)
@@ -73,13 +92,99 @@ def test_deeper_trunk_matches_direct_convolution():
                       tuple(b.astype(np.float32) for b in biases), pools, global_average=True)
     crops = rng.random((3, 8, 12)).astype(np.float32)
     got = trunk.features(crops)
-    assert got.shape == (3, 4)
+    assert got.shape == (3, 4) and _ran_on(trunk) == runtime
     for crop, row in zip(crops, got, strict=True):
         x = crop[..., None].astype(np.float64)
         for w, b, pool in zip(weights, biases, pools, strict=True):
             x = _direct_conv_relu(x, w, b)
             x = _pool(x) if pool else x
         np.testing.assert_allclose(row, x.mean(axis=(0, 1)), rtol=1e-4, atol=1e-5)
+
+
+def test_a_trunk_of_colour_crops_matches_direct_convolution(runtime):
+    """The dice faces' trunk reads three channels a crop (n, h, w, 3)."""
+    rng = np.random.default_rng(4)
+    channels = (3, 4, 2)
+    weights = [rng.normal(0, 0.5, (c_out, c_in, 3, 3)) for c_in, c_out in pairwise(channels)]
+    biases = [rng.normal(0, 0.1, len(w)) for w in weights]
+    trunk = ConvTrunk(tuple(w.transpose(2, 3, 1, 0).reshape(-1, len(w)).astype(np.float32) for w in weights),
+                      tuple(b.astype(np.float32) for b in biases))
+    crops = rng.random((3, 8, 8, 3)).astype(np.float32)
+    got = trunk.features(crops)
+    assert _ran_on(trunk) == runtime
+    for crop, row in zip(crops, got, strict=True):
+        x = crop.astype(np.float64)
+        for w, b in zip(weights, biases, strict=True):
+            x = _pool(_direct_conv_relu(x, w, b))
+        np.testing.assert_allclose(row, x.transpose(2, 0, 1).ravel(), rtol=1e-4, atol=1e-5)
+
+
+def _shipped_trunks() -> list[Path]:
+    from vision.dice.faces import faces_path
+
+    cells = CNN_PATH.parent
+    return [cells / f"{name}.npz" for name in ("cnn", "cnn_second", "look", "letters", "churches")] + [faces_path()]
+
+
+def test_every_shipped_trunk_runs_on_opencvs_runtime_as_it_does_with_numpy():
+    """OpenCV's runtime is what a frame's networks run on (``onnx`` is a dependency, so it is always there): each
+    shipped trunk, of every shape, gives NumPy's features on it, whatever the batch's size."""
+    rng = np.random.default_rng(5)
+    for path in _shipped_trunks():
+        trunk = ConvTrunk.load(path)
+        channels = trunk.kernels[0].shape[0] // 9
+        for n in (1, 7, 30):
+            crops = rng.random((n, 40, 40) if channels == 1 else (n, 40, 40, channels)).astype(np.float32) * 2
+            got = trunk.features(crops)
+            assert _ran_on(trunk) == "opencv", path.name
+            np.testing.assert_allclose(got, trunk.features_numpy(crops), rtol=1e-4, atol=1e-4, err_msg=path.name)
+
+
+def test_boards_read_side_by_side_each_run_their_own_network():
+    """A frame's boards are read on threads at once (``TableReader._start_cells``): each thread runs a network of
+    its own, and every reading is what one thread alone gives."""
+    trunk = ConvTrunk.load(CNN_PATH)
+    rng = np.random.default_rng(6)
+    batches = [rng.random((12, 40, 40)).astype(np.float32) * 2 for _ in range(4)]
+    expected = [trunk.features(b) for b in batches]
+    got: dict[int, list[np.ndarray]] = {}
+    nets: dict[int, object] = {}
+
+    def read(k: int) -> None:
+        got[k] = [trunk.features(batches[(k + j) % 4]) for j in range(8)]
+        nets[k] = trunk._runtime.net
+
+    threads = [threading.Thread(target=read, args=(k,)) for k in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    for k in range(4):
+        for j, features in enumerate(got[k]):
+            np.testing.assert_allclose(features, expected[(k + j) % 4], rtol=1e-5, atol=1e-5)
+    assert len({id(n) for n in nets.values()}) == 4 and all(isinstance(n, cv2.dnn.Net) for n in nets.values())
+
+
+def test_without_onnx_a_trunk_runs_with_numpy(monkeypatch):
+    """Where ``onnx`` is not installed, the trunk is read with NumPy, and gives the same features."""
+    trunk = ConvTrunk.load(CNN_PATH)
+    crops = np.random.default_rng(7).random((5, 40, 40)).astype(np.float32)
+    on_opencv = trunk.features(crops)
+    monkeypatch.setitem(sys.modules, "onnx", None)  # import onnx now raises ImportError
+    alone = ConvTrunk.load(CNN_PATH)
+    assert cnn.trunk_graph(alone) is None
+    np.testing.assert_allclose(alone.features(crops), on_opencv, rtol=1e-4, atol=1e-4)
+    assert _ran_on(alone) == "numpy" and alone._runtime.net is False
+
+
+def test_a_trunk_survives_pickling_with_a_runtime_of_its_own():
+    trunk = ConvTrunk.load(CNN_PATH)
+    crops = np.random.default_rng(8).random((3, 40, 40)).astype(np.float32)
+    before = trunk.features(crops)
+    back = pickle.loads(pickle.dumps(trunk))
+    assert getattr(back._runtime, "net", None) is None  # built afresh where it is run
+    np.testing.assert_allclose(back.features(crops), before, rtol=1e-6, atol=1e-6)
+    assert _ran_on(back) == "opencv"
 
 
 def test_deeper_trunk_survives_save_and_load(tmp_path):

@@ -6,18 +6,26 @@ convolutions before each pool and average its last map over its places: ``ConvTr
 classifies it is a ``CellModel`` (same file), so calibration and teach-mode fine-tuning stay as they
 were. Trained with PyTorch by ``vision.cells.train_cnn`` (training only; never imported here).
 
-OpenCV's own network runtime was measured against this (stop 40, 2026-11-27: OpenCV 5.0's ``cv2.dnn`` on an ONNX
-graph of the same trunk, built with the ``onnx`` package, outputs equal to 3e-6): 41 crops of the cell network
-13.9 ms on one thread against 14.4 ms here, 200 crops 90 ms against 66 ms. No faster, so not used; a frame's
-cells cost what the networks' sizes say.
+A trunk runs on OpenCV's own network runtime (``cv2.dnn``) when it can (``OPENCV_RUNTIME``), from an ONNX graph of
+its arrays built in memory with the ``onnx`` package (``trunk_graph``): the same weights, read from the same
+``.npz`` by NumPy, nothing else shipped. First measured at stop 40 on the cell network alone, on one thread (41
+crops 13.9 ms against 14.4 ms here, 200 crops 90 against 66 ms: not used then). Measured again at stop 55
+(2026-11-28) with the letter stage's deeper trunk, which came since and costs half a frame's network time: its 8
+crops 4.7 ms against 6.9 ms here on one thread, and in a whole frame read on this 2-core machine, every trunk on
+OpenCV's runtime, 1080p with 4 boards: 106-111 ms a frame against 124-133 ms, 179-184 ms of CPU against 194-204 ms,
+the same readings (features equal to 3e-6). OpenCV's runtime runs the convolution, its ReLU and the pool in one
+pass, where NumPy writes each out in memory. Without ``onnx``, or where OpenCV cannot read the graph, the trunk
+runs here with NumPy (``features_numpy``), as before.
 """
 
 from __future__ import annotations
 
 import contextlib
+import threading
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import cv2
 import numpy as np
@@ -26,6 +34,8 @@ from vision.cells.model import CellModel
 
 CNN_PATH = Path(__file__).with_name("cnn.npz")
 FEATURE_BATCH = 2048  # crops through the trunk at a time (a frame's are a few hundred)
+# Whether trunks run on OpenCV's network runtime when ``onnx`` is there to describe them to it (the module docstring).
+OPENCV_RUNTIME = True
 
 _blas_controller: object | None = None
 
@@ -56,6 +66,17 @@ class ConvTrunk:
     # the last map is averaged over its places (the letter stage's deeper trunk) instead of flattened.
     pools: tuple[bool, ...] | None = None
     global_average: bool = False
+    # Each thread's own OpenCV network of this trunk (a ``cv2.dnn.Net`` is not to be run by two threads at once;
+    # the boards of a frame are read side by side), or False where OpenCV's runtime cannot run it.
+    _runtime: threading.local = field(default_factory=threading.local, init=False, repr=False, compare=False)
+
+    def __getstate__(self) -> dict[str, Any]:
+        return {k: v for k, v in self.__dict__.items() if k != "_runtime"}
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        for k, v in state.items():
+            object.__setattr__(self, k, v)
+        object.__setattr__(self, "_runtime", threading.local())
 
     def pooled(self, i: int) -> bool:
         return True if self.pools is None else self.pools[i]
@@ -87,13 +108,37 @@ class ConvTrunk:
         return out
 
     def features(self, crops: np.ndarray) -> np.ndarray:
-        """Ink maps (n, h, w) -> (n, c * h/8 * w/8) features, flattened channel-first like PyTorch (three pooled
-        convolutions), or (n, c) with ``global_average``."""
+        """Ink maps (n, h, w), or (n, h, w, channels) -> (n, c * h/8 * w/8) features, flattened channel-first like
+        PyTorch (three pooled convolutions), or (n, c) with ``global_average``."""
         if len(crops) > FEATURE_BATCH:
             # The second layer's products take about 130 KB a crop: tens of thousands at once (training's
             # validation, calibration) would take gigabytes.
             return np.concatenate([self.features(crops[i:i + FEATURE_BATCH])
                                    for i in range(0, len(crops), FEATURE_BATCH)])
+        net = self._opencv_network() if len(crops) else None
+        if net is None:
+            return self.features_numpy(crops)
+        x = np.asarray(crops, dtype=np.float32)
+        net.setInput(np.ascontiguousarray(x[:, None] if x.ndim == 3 else x.transpose(0, 3, 1, 2)))
+        return net.forward().reshape(len(x), -1)
+
+    def _opencv_network(self) -> Any:
+        """This thread's OpenCV network of the trunk; None when trunks run with NumPy (``OPENCV_RUNTIME`` off, no
+        ``onnx``, or a graph OpenCV could not read: then never asked again)."""
+        if not OPENCV_RUNTIME:
+            return None
+        net = getattr(self._runtime, "net", None)
+        if net is None:
+            graph = trunk_graph(self)
+            try:
+                net = cv2.dnn.readNetFromONNX(np.frombuffer(graph, np.uint8)) if graph is not None else False
+            except cv2.error:
+                net = False
+            self._runtime.net = net
+        return net or None
+
+    def features_numpy(self, crops: np.ndarray) -> np.ndarray:
+        """``features`` computed here with NumPy and OpenCV's filters (at most ``FEATURE_BATCH`` crops)."""
         x = np.ascontiguousarray(crops, dtype=np.float32)
         for i, (kernel, bias) in enumerate(zip(self.kernels, self.biases, strict=True)):
             # ReLU(x + b) is monotonic per channel, so pooling first gives the same result on a quarter
@@ -108,6 +153,37 @@ class ConvTrunk:
         if self.global_average:
             return x.mean(axis=(1, 2))
         return np.ascontiguousarray(x.transpose(0, 3, 1, 2)).reshape(len(x), -1)
+
+
+def trunk_graph(trunk: ConvTrunk) -> bytes | None:
+    """The trunk as an ONNX model (serialised): each convolution with its bias, a ReLU, a 2 x 2 max pool where
+    ``pooled``, the last map averaged over its places or flattened; the batch size left open. None without the
+    ``onnx`` package."""
+    try:
+        from onnx import TensorProto, helper, numpy_helper
+    except ImportError:
+        return None
+    nodes, weights, x = [], [], "crops"
+    for i, (kernel, bias) in enumerate(zip(trunk.kernels, trunk.biases, strict=True)):
+        c_in, c_out = kernel.shape[0] // 9, kernel.shape[1]
+        # Kernel rows are ordered (ky, kx, c_in); ONNX wants (c_out, c_in, ky, kx).
+        w = np.ascontiguousarray(kernel.reshape(3, 3, c_in, c_out).transpose(3, 2, 0, 1), np.float32)
+        weights += [numpy_helper.from_array(w, f"w{i}"), numpy_helper.from_array(bias.astype(np.float32), f"b{i}")]
+        nodes += [helper.make_node("Conv", [x, f"w{i}", f"b{i}"], [f"conv{i}"], kernel_shape=[3, 3], pads=[1, 1, 1, 1]),
+                  helper.make_node("Relu", [f"conv{i}"], [f"relu{i}"])]
+        x = f"relu{i}"
+        if trunk.pooled(i):
+            nodes.append(helper.make_node("MaxPool", [x], [f"pool{i}"], kernel_shape=[2, 2], strides=[2, 2]))
+            x = f"pool{i}"
+    if trunk.global_average:
+        nodes.append(helper.make_node("GlobalAveragePool", [x], ["average"]))
+        x = "average"
+    nodes.append(helper.make_node("Flatten", [x], ["features"]))
+    c_in = trunk.kernels[0].shape[0] // 9
+    crops = helper.make_tensor_value_info("crops", TensorProto.FLOAT, ["n", c_in, "h", "w"])
+    features = helper.make_tensor_value_info("features", TensorProto.FLOAT, ["n", "f"])
+    graph = helper.make_graph(nodes, "trunk", [crops], [features], weights)
+    return helper.make_model(graph, opset_imports=[helper.make_opsetid("", 13)]).SerializeToString()
 
 
 def _conv3x3_first(crops: np.ndarray, kernel: np.ndarray, pool: bool = True) -> np.ndarray:
