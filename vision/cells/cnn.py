@@ -8,13 +8,14 @@ were. Trained with PyTorch by ``vision.cells.train_cnn`` (training only; never i
 
 A trunk runs on OpenCV's own network runtime (``cv2.dnn``) when it can (``OPENCV_RUNTIME``), from an ONNX graph of
 its arrays built in memory with the ``onnx`` package (``trunk_graph``): the same weights, read from the same
-``.npz`` by NumPy, nothing else shipped. First measured at stop 40 on the cell network alone, on one thread (41
-crops 13.9 ms against 14.4 ms here, 200 crops 90 against 66 ms: not used then). Measured again at stop 55
-(2026-11-28) with the letter stage's deeper trunk, which came since and costs half a frame's network time: its 8
-crops 4.7 ms against 6.9 ms here on one thread, and in a whole frame read on this 2-core machine, every trunk on
-OpenCV's runtime, 1080p with 4 boards: 106-111 ms a frame against 124-133 ms, 179-184 ms of CPU against 194-204 ms,
-the same readings (features equal to 3e-6). OpenCV's runtime runs the convolution, its ReLU and the pool in one
-pass, where NumPy writes each out in memory. Without ``onnx``, or where OpenCV cannot read the graph, the trunk
+``.npz`` by NumPy, nothing else shipped. Not for the arithmetic: on one core it is no faster (stop 55, 2026-11-28,
+a whole frame of four boards with the boards and OpenCV both held to one thread: 146.5 ms with NumPy, 159.1 ms on
+OpenCV's runtime; a crop of the letter network 626 -> 608 us, of the cell network 151 -> 195 us; stop 40 had found
+the same for the cell network). For the frame's two cores: a forward there holds Python's lock for none of the
+network and shares its layers over OpenCV's worker threads, where the NumPy path takes the lock between each of
+its steps and was held to one BLAS thread a board (``single_threaded_blas``). A whole frame read as the reader reads
+it (1080p, four boards on two threads, 24 frames each way in turn): 115-123 -> 102-107 ms, 184-190 -> 175-177 ms of
+CPU, the same readings (features equal to 3e-6). Without ``onnx``, or where OpenCV cannot read the graph, the trunk
 runs here with NumPy (``features_numpy``), as before.
 """
 
