@@ -203,16 +203,9 @@ def detect_markers(frame: np.ndarray, layouts: Sequence[PlaneLayout] = ()) -> di
     """
     gray = frame if frame.ndim == 2 else cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
     seen = _detect_all(gray)
-    if layouts and _soft(gray, seen):
-        # Out of focus (a webcam's fixed lens, a camera knocked), the stickers' modules run together: a look at the
-        # frame sharpened finds what the first look missed (bench_light's tables out of focus by 1.0 px: cells of
-        # boards lost 225 -> 45 of 2,205).
-        # (Not a tray's: its stickers have looks of their own below, and their corners from those measure it.)
-        own_looks = {m for layout in layouts if layout.fine_look for m in layout.marker_origins}
-        sharpened = cv2.addWeighted(gray, 1.0 + _SHARPEN, cv2.GaussianBlur(gray, (0, 0), _SHARPEN_SIGMA), -_SHARPEN, 0)
-        for marker_id, quads in _detect_all(sharpened).items():
-            if marker_id not in own_looks:
-                seen.setdefault(marker_id, quads)
+    # Out of focus (a webcam's fixed lens, a camera knocked), the stickers' modules run together: a look at the frame
+    # scaled up and sharpened (``_closer_look``) finds what the looks below miss, and places what they leave short.
+    closer = _closer_look(gray) if layouts and _soft(gray, seen) else {}
     found = {i: quads[-1] for i, quads in seen.items()}
     looks: dict[str, dict[int, np.ndarray]] = {}  # the fine and wide looks, each made at most once a frame
     for layout in layouts:
@@ -231,7 +224,23 @@ def detect_markers(frame: np.ndarray, layouts: Sequence[PlaneLayout] = ()) -> di
                 found.update(more)
                 _second_looks(gray, found, layout)
                 shown = sum(m in found for m in layout.marker_origins)
+        # Only what every other look missed: the closer look's corners are a little rougher than a second look's
+        # from the frame itself (a board photographed small: 0.12 of a cell off at its far side against 0.03).
+        more = {m: quads[-1] for m, quads in closer.items() if m in layout.marker_origins and m not in found}
+        if more:
+            found.update(more)
+            _second_looks(gray, found, layout)
+            _drop_misfits(found, layout)
     return found
+
+
+def _closer_look(gray: np.ndarray) -> dict[int, list[np.ndarray]]:
+    """``_detect_all`` of the frame scaled up twice and sharpened (``_CLOSER_SHARPEN``), corners in frame pixels."""
+    big = cv2.resize(gray, None, fx=2, fy=2, interpolation=cv2.INTER_CUBIC)
+    big = cv2.addWeighted(big, 1.0 + _CLOSER_SHARPEN, cv2.GaussianBlur(big, (0, 0), _CLOSER_SHARPEN_SIGMA),
+                          -_CLOSER_SHARPEN, 0)
+    # Pixel centres: x in the scaled frame is (x + 0.5) / 2 - 0.5 in the frame.
+    return {i: [(quad + 0.5) / 2 - 0.5 for quad in quads] for i, quads in _detect_all(big).items()}
 
 
 # A frame is soft when the markers the first look found have edges this gentle: the steepest step across a marker's
@@ -240,8 +249,10 @@ def detect_markers(frame: np.ndarray, layouts: Sequence[PlaneLayout] = ()) -> di
 # 0.42-0.45, by 0.7 px 0.40-0.42, by 0.8 px 0.37-0.40, by 1.0 px 0.33-0.39. A frame that shows no marker at all is
 # looked at sharpened too.
 _SOFT_EDGE_BELOW = 0.42
-_SHARPEN = 1.0  # unsharp mask: the frame plus this much of its difference from ...
-_SHARPEN_SIGMA = 1.5  # ... itself blurred by this much
+# A soft frame's closer look (``_closer_look``): the frame scaled up twice (cubic), plus this much of its difference
+# from ...
+_CLOSER_SHARPEN = 2.0
+_CLOSER_SHARPEN_SIGMA = 3.0  # ... itself blurred by this much (1.5 px of the frame)
 
 
 def _edge_steepness(gray: np.ndarray, quad: np.ndarray) -> float | None:
@@ -314,6 +325,11 @@ def _stretched_looks(patch: np.ndarray, side: float) -> Iterator[tuple[np.ndarra
     # were trays with no marker found at all, see ``make_fine_detector``).
     for look, s in zip(larger, scales, strict=True):
         yield cv2.addWeighted(look, 1.5, cv2.GaussianBlur(look, (0, 0), s), -0.5, 0), s
+    # A camera out of focus by a pixel and more leaves modules that half a blur's sharpening does not part: the
+    # closer look's sharpening (``_CLOSER_SHARPEN``, at the patch's scale), tried last.
+    for look, s in zip(larger, scales, strict=True):
+        sigma = _CLOSER_SHARPEN_SIGMA / 2 * s
+        yield cv2.addWeighted(look, 1.0 + _CLOSER_SHARPEN, cv2.GaussianBlur(look, (0, 0), sigma), -_CLOSER_SHARPEN, 0), s
 
 
 def _expected_from_one(marker: np.ndarray, layout: PlaneLayout, marker_id: int, seen_id: int) -> np.ndarray:
