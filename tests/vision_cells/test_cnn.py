@@ -64,59 +64,55 @@ def _ran_on(trunk: ConvTrunk) -> str:
     return "opencv" if isinstance(net, cv2.dnn.Net) else "numpy"
 
 
-def test_trunk_matches_direct_convolution(runtime):
-    rng = np.random.default_rng(0)
-    channels = (1, 3, 4)
+def _random_trunk(seed: int, channels: tuple[int, ...], pools: tuple[bool, ...] | None = None,
+                  global_average: bool = False) -> tuple[ConvTrunk, list[np.ndarray], list[np.ndarray]]:
+    """A trunk of random weights, and its weights and biases as PyTorch keeps them (for ``_direct_features``)."""
+    rng = np.random.default_rng(seed)
     weights = [rng.normal(0, 0.5, (c_out, c_in, 3, 3)) for c_in, c_out in pairwise(channels)]
     biases = [rng.normal(0, 0.1, len(w)) for w in weights]
     trunk = ConvTrunk(tuple(w.transpose(2, 3, 1, 0).reshape(-1, len(w)).astype(np.float32) for w in weights),
-                      tuple(b.astype(np.float32) for b in biases))
-    crops = rng.random((2, 8, 12)).astype(np.float32)
+                      tuple(b.astype(np.float32) for b in biases), pools, global_average)
+    return trunk, weights, biases
+
+
+def _direct_features(crop: np.ndarray, weights: list[np.ndarray], biases: list[np.ndarray],
+                     pools: tuple[bool, ...] | None = None, global_average: bool = False) -> np.ndarray:
+    """One crop (h, w) or (h, w, c) through the trunk by loops: flattened channel-first, or averaged."""
+    x = (crop[..., None] if crop.ndim == 2 else crop).astype(np.float64)
+    for i, (w, b) in enumerate(zip(weights, biases, strict=True)):
+        x = _direct_conv_relu(x, w, b)
+        x = _pool(x) if pools is None or pools[i] else x
+    return x.mean(axis=(0, 1)) if global_average else x.transpose(2, 0, 1).ravel()
+
+
+def test_trunk_matches_direct_convolution(runtime):
+    trunk, weights, biases = _random_trunk(0, (1, 3, 4))
+    crops = np.random.default_rng(10).random((2, 8, 12)).astype(np.float32)
     got = trunk.features(crops)
     assert _ran_on(trunk) == runtime
     for crop, row in zip(crops, got, strict=True):
-        x = crop[..., None].astype(np.float64)
-        for w, b in zip(weights, biases, strict=True):
-            x = _pool(_direct_conv_relu(x, w, b))
-        np.testing.assert_allclose(row, x.transpose(2, 0, 1).ravel(), rtol=1e-4, atol=1e-5)
+        np.testing.assert_allclose(row, _direct_features(crop, weights, biases), rtol=1e-4, atol=1e-5)
 
 
 def test_deeper_trunk_matches_direct_convolution(runtime):
     """The letter stage's shape: two convolutions before each pool, the last map averaged over its places."""
-    rng = np.random.default_rng(2)
-    channels = (1, 3, 3, 4, 4)
     pools = (False, True, False, True)
-    weights = [rng.normal(0, 0.5, (c_out, c_in, 3, 3)) for c_in, c_out in pairwise(channels)]
-    biases = [rng.normal(0, 0.1, len(w)) for w in weights]
-    trunk = ConvTrunk(tuple(w.transpose(2, 3, 1, 0).reshape(-1, len(w)).astype(np.float32) for w in weights),
-                      tuple(b.astype(np.float32) for b in biases), pools, global_average=True)
-    crops = rng.random((3, 8, 12)).astype(np.float32)
+    trunk, weights, biases = _random_trunk(2, (1, 3, 3, 4, 4), pools, global_average=True)
+    crops = np.random.default_rng(12).random((3, 8, 12)).astype(np.float32)
     got = trunk.features(crops)
     assert got.shape == (3, 4) and _ran_on(trunk) == runtime
     for crop, row in zip(crops, got, strict=True):
-        x = crop[..., None].astype(np.float64)
-        for w, b, pool in zip(weights, biases, pools, strict=True):
-            x = _direct_conv_relu(x, w, b)
-            x = _pool(x) if pool else x
-        np.testing.assert_allclose(row, x.mean(axis=(0, 1)), rtol=1e-4, atol=1e-5)
+        np.testing.assert_allclose(row, _direct_features(crop, weights, biases, pools, True), rtol=1e-4, atol=1e-5)
 
 
 def test_a_trunk_of_colour_crops_matches_direct_convolution(runtime):
     """The dice faces' trunk reads three channels a crop (n, h, w, 3)."""
-    rng = np.random.default_rng(4)
-    channels = (3, 4, 2)
-    weights = [rng.normal(0, 0.5, (c_out, c_in, 3, 3)) for c_in, c_out in pairwise(channels)]
-    biases = [rng.normal(0, 0.1, len(w)) for w in weights]
-    trunk = ConvTrunk(tuple(w.transpose(2, 3, 1, 0).reshape(-1, len(w)).astype(np.float32) for w in weights),
-                      tuple(b.astype(np.float32) for b in biases))
-    crops = rng.random((3, 8, 8, 3)).astype(np.float32)
+    trunk, weights, biases = _random_trunk(4, (3, 4, 2))
+    crops = np.random.default_rng(14).random((3, 8, 8, 3)).astype(np.float32)
     got = trunk.features(crops)
     assert _ran_on(trunk) == runtime
     for crop, row in zip(crops, got, strict=True):
-        x = crop.astype(np.float64)
-        for w, b in zip(weights, biases, strict=True):
-            x = _pool(_direct_conv_relu(x, w, b))
-        np.testing.assert_allclose(row, x.transpose(2, 0, 1).ravel(), rtol=1e-4, atol=1e-5)
+        np.testing.assert_allclose(row, _direct_features(crop, weights, biases), rtol=1e-4, atol=1e-5)
 
 
 def _shipped_trunks() -> list[Path]:
