@@ -246,8 +246,8 @@ def _closer_look(gray: np.ndarray) -> dict[int, list[np.ndarray]]:
 # A frame is soft when the markers the first look found have edges this gentle: the steepest step across a marker's
 # edge (its 98th percentile of gradient, a pixel's step) under this share of the marker's contrast. bench_light's
 # tables (seed 5150) as rendered: 0.50-0.56 (the frame's median over its largest markers); blurred by 0.6 px
-# 0.42-0.45, by 0.7 px 0.40-0.42, by 0.8 px 0.37-0.40, by 1.0 px 0.33-0.39. A frame that shows no marker at all is
-# looked at sharpened too.
+# 0.42-0.45, by 0.7 px 0.40-0.42, by 0.8 px 0.37-0.40, by 1.0 px 0.33-0.39. A frame that shows no marker at all gets
+# the closer look too.
 _SOFT_EDGE_BELOW = 0.42
 # A soft frame's closer look (``_closer_look``): the frame scaled up twice (cubic), plus this much of its difference
 # from ...

@@ -181,8 +181,8 @@ def test_a_tray_whose_stickers_no_first_look_finds_gets_a_fine_look(monkeypatch)
     found = detect_markers(frame, (TRAY_LAYOUT,))
     for marker_id in TRAY_LAYOUT.marker_origins:
         assert np.abs(found[marker_id] - _truth(to_frame, look, marker_id)).max() < 2.5
-    # Without the fine look none is found (nor without the look at the frame sharpened that a frame showing no
-    # sticker at all gets, which finds them too when the tray's stickers have no looks of their own).
+    # Without the fine look none is found (nor without the closer look that a frame showing no sticker at all gets,
+    # which finds them too when the tray's own looks leave it short).
     monkeypatch.setattr(marker_plane, "_soft", lambda gray, seen: False)
     assert not set(detect_markers(frame, (replace(TRAY_LAYOUT, fine_look=False),))) & set(TRAY_LAYOUT.marker_origins)
 
@@ -261,10 +261,10 @@ def test_a_board_showing_one_sticker_gets_the_fine_look_and_one_showing_none_doe
     assert fine_looks == []
 
 
-def test_boards_out_of_focus_are_found_by_a_look_at_the_frame_sharpened(monkeypatch):
+def test_boards_out_of_focus_are_found_by_a_look_of_a_soft_frames_own(monkeypatch):
     """A camera out of focus by a pixel (a webcam's fixed lens, 85 cm up): the stickers' modules run together and
-    the first look misses whole boards (8 of these 24 without the sharpened look). A sharp frame gets no such
-    look: its stickers' edges are steep."""
+    the first look misses whole boards (8 of these 24 without the look a soft frame gets, ``_closer_look``). A
+    sharp frame gets no such look: its stickers' edges are steep."""
     import vision.marker_plane as marker_plane
     from vision.board import find_boards
     from vision.synth.table import TableSpec
