@@ -199,7 +199,9 @@ def detect_markers(frame: np.ndarray, layouts: Sequence[PlaneLayout] = ()) -> di
     whole frame. So does any other plane that still shows just one: it is there, and one marker places
     nothing (a board needs two). Soft, small stickers (a board at 23-29 px a cell, pixels averaged as a
     camera's, a little blur) left 2 boards of 300 with one marker found; the fine look finds two or three.
-    A plane of ``fine_look`` that shows one or two still gets a last, wide look (``make_wide_detector``).
+    A plane of ``fine_look`` that shows one or two still gets a last, wide look (``make_wide_detector``). A soft frame
+    (out of focus, ``_soft``) also gets a look at itself scaled up and sharpened (``_closer_look``), whose markers fill
+    in what every other look missed.
     """
     gray = frame if frame.ndim == 2 else cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
     seen = _detect_all(gray)
