@@ -136,6 +136,18 @@ def test_every_shipped_trunk_runs_on_opencvs_runtime_as_it_does_with_numpy():
             np.testing.assert_allclose(got, trunk.features_numpy(crops), rtol=1e-4, atol=1e-4, err_msg=path.name)
 
 
+def test_a_batch_larger_than_the_runtimes_goes_through_in_pieces_and_comes_out_whole(monkeypatch):
+    """OpenCV's network keeps the memory of the largest batch it saw, so a large one (a seat's teaching) goes
+    through ``RUNTIME_BATCH`` crops at a time: the features are those of one batch, in order."""
+    trunk = ConvTrunk.load(CNN_PATH)
+    crops = np.random.default_rng(9).random((11, 40, 40)).astype(np.float32) * 2
+    whole = trunk.features_numpy(crops)
+    monkeypatch.setattr(cnn, "RUNTIME_BATCH", 4)
+    pieces = trunk.features(crops)
+    assert _ran_on(trunk) == "opencv" and pieces.shape == whole.shape
+    np.testing.assert_allclose(pieces, whole, rtol=1e-4, atol=1e-4)
+
+
 def test_boards_read_side_by_side_each_run_their_own_network():
     """A frame's boards are read on threads at once (``TableReader._start_cells``): each thread runs a network of
     its own, and every reading is what one thread alone gives."""
