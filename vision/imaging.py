@@ -18,6 +18,12 @@ def percentile_last_axis(values: np.ndarray, percentile: float) -> np.ndarray:
     return below + (above - below) * (position - low)
 
 
+def unsharp_masked(image: np.ndarray, amount: float, sigma: float) -> np.ndarray:
+    """``image`` plus ``amount`` times its difference from itself blurred by ``sigma`` px (an unsharp mask): a camera's
+    sharpening, or a look at stickers blur ran together."""
+    return cv2.addWeighted(image, 1.0 + amount, cv2.GaussianBlur(image, (0, 0), sigma), -amount, 0)
+
+
 def shrunk_for_warp(image: np.ndarray, to_dest: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """``image`` area-averaged down to about the scale ``to_dest`` (a 3 x 3 homography, or a 2 x 3 affine)
     draws it at, and the transform from the shrunk image: warp that instead of ``image``.

@@ -13,6 +13,8 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
+from vision.imaging import unsharp_masked
+
 # The kit's one ArUco dictionary (shared/table-kit.md): the printed sheet, the synthetic tables and
 # every detector take it from here.
 ARUCO_DICTIONARY = cv2.aruco.DICT_4X4_50
@@ -238,9 +240,8 @@ def detect_markers(frame: np.ndarray, layouts: Sequence[PlaneLayout] = ()) -> di
 
 def _closer_look(gray: np.ndarray) -> dict[int, list[np.ndarray]]:
     """``_detect_all`` of the frame scaled up twice and sharpened (``_CLOSER_SHARPEN``), corners in frame pixels."""
-    big = cv2.resize(gray, None, fx=2, fy=2, interpolation=cv2.INTER_CUBIC)
-    big = cv2.addWeighted(big, 1.0 + _CLOSER_SHARPEN, cv2.GaussianBlur(big, (0, 0), _CLOSER_SHARPEN_SIGMA),
-                          -_CLOSER_SHARPEN, 0)
+    big = unsharp_masked(cv2.resize(gray, None, fx=2, fy=2, interpolation=cv2.INTER_CUBIC), _CLOSER_SHARPEN,
+                         _CLOSER_SHARPEN_SIGMA)
     # Pixel centres: x in the scaled frame is (x + 0.5) / 2 - 0.5 in the frame.
     return {i: [(quad + 0.5) / 2 - 0.5 for quad in quads] for i, quads in _detect_all(big).items()}
 
@@ -326,12 +327,11 @@ def _stretched_looks(patch: np.ndarray, side: float) -> Iterator[tuple[np.ndarra
     # on 504 generated trays, tray markers missed after the second look went from 17 to 9 (the other 8
     # were trays with no marker found at all, see ``make_fine_detector``).
     for look, s in zip(larger, scales, strict=True):
-        yield cv2.addWeighted(look, 1.5, cv2.GaussianBlur(look, (0, 0), s), -0.5, 0), s
+        yield unsharp_masked(look, 0.5, s), s
     # A camera out of focus by a pixel and more leaves modules that half a blur's sharpening does not part: the
     # closer look's sharpening (``_CLOSER_SHARPEN``, at the patch's scale), tried last.
     for look, s in zip(larger, scales, strict=True):
-        sigma = _CLOSER_SHARPEN_SIGMA / 2 * s
-        yield cv2.addWeighted(look, 1.0 + _CLOSER_SHARPEN, cv2.GaussianBlur(look, (0, 0), sigma), -_CLOSER_SHARPEN, 0), s
+        yield unsharp_masked(look, _CLOSER_SHARPEN, _CLOSER_SHARPEN_SIGMA / 2 * s), s
 
 
 def _expected_from_one(marker: np.ndarray, layout: PlaneLayout, marker_id: int, seen_id: int) -> np.ndarray:

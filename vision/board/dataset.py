@@ -14,7 +14,7 @@ import cv2
 import numpy as np
 
 from companion.layout import SIZE
-from vision.imaging import shrunk_for_warp
+from vision.imaging import shrunk_for_warp, unsharp_masked
 
 
 @dataclass(frozen=True)
@@ -138,8 +138,7 @@ def processed_by_camera(frame: np.ndarray, rng: np.random.Generator | None = Non
     demosaic = cv2.COLOR_BayerRGGB2BGR_EA if rng.random() < 0.5 else cv2.COLOR_BayerRGGB2BGR
     image = cv2.cvtColor(mosaic, demosaic)
     amount = float(rng.uniform(0.3, 1.2))
-    soft = cv2.GaussianBlur(image, (0, 0), float(rng.uniform(0.8, 1.6)))
-    image = cv2.addWeighted(image, 1.0 + amount, soft, -amount, 0.0)
+    image = unsharp_masked(image, amount, float(rng.uniform(0.8, 1.6)))
     ok, data = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(60, 91))])
     assert ok
     return cv2.imdecode(data, cv2.IMREAD_COLOR)
