@@ -34,7 +34,7 @@ import numpy as np
 from vision.cells.model import CellModel
 
 CNN_PATH = Path(__file__).with_name("cnn.npz")
-FEATURE_BATCH = 2048  # crops through the trunk at a time (a frame's are a few hundred)
+FEATURE_BATCH = 2048  # crops through the NumPy trunk at a time (a frame's are a few hundred)
 # Whether trunks run on OpenCV's network runtime when ``onnx`` is there to describe them to it (the module docstring).
 OPENCV_RUNTIME = True
 # Crops through OpenCV's network at a time. A network keeps the memory of the largest batch it was given, each thread
@@ -115,11 +115,6 @@ class ConvTrunk:
     def features(self, crops: np.ndarray) -> np.ndarray:
         """Ink maps (n, h, w), or (n, h, w, channels) -> (n, c * h/8 * w/8) features, flattened channel-first like
         PyTorch (three pooled convolutions), or (n, c) with ``global_average``."""
-        if len(crops) > FEATURE_BATCH:
-            # The second layer's products take about 130 KB a crop: tens of thousands at once (training's
-            # validation, calibration) would take gigabytes.
-            return np.concatenate([self.features(crops[i:i + FEATURE_BATCH])
-                                   for i in range(0, len(crops), FEATURE_BATCH)])
         net = self._opencv_network() if len(crops) else None
         if net is None:
             return self.features_numpy(crops)
@@ -147,7 +142,12 @@ class ConvTrunk:
         return net or None
 
     def features_numpy(self, crops: np.ndarray) -> np.ndarray:
-        """``features`` computed here with NumPy and OpenCV's filters (at most ``FEATURE_BATCH`` crops)."""
+        """``features`` computed here with NumPy and OpenCV's filters."""
+        if len(crops) > FEATURE_BATCH:
+            # The second layer's products take about 130 KB a crop: tens of thousands at once (training's
+            # validation, calibration) would take gigabytes.
+            return np.concatenate([self.features_numpy(crops[i:i + FEATURE_BATCH])
+                                   for i in range(0, len(crops), FEATURE_BATCH)])
         x = np.ascontiguousarray(crops, dtype=np.float32)
         for i, (kernel, bias) in enumerate(zip(self.kernels, self.biases, strict=True)):
             # ReLU(x + b) is monotonic per channel, so pooling first gives the same result on a quarter
