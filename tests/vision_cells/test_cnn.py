@@ -1,5 +1,5 @@
-"""The forward pass of the convolutional cell classifier (on OpenCV's network runtime and with NumPy), checked against a
-plain loop."""
+"""The forward pass of the convolutional cell classifier (on ONNX Runtime, on OpenCV's network runtime and with NumPy),
+checked against a plain loop."""
 
 from __future__ import annotations
 
@@ -10,7 +10,6 @@ import threading
 from itertools import pairwise
 from pathlib import Path
 
-import cv2
 import numpy as np
 import pytest
 
@@ -52,16 +51,17 @@ def _pool(x: np.ndarray) -> np.ndarray:
     return x.reshape(h // 2, 2, w // 2, 2, c).max(axis=(1, 3))
 
 
-@pytest.fixture(params=["opencv", "numpy"])
+@pytest.fixture(params=["onnxruntime", "opencv", "numpy"])
 def runtime(request, monkeypatch):
-    """Each trunk test twice: on OpenCV's network runtime (the default) and with NumPy (its fallback)."""
-    monkeypatch.setattr(cnn, "OPENCV_RUNTIME", request.param == "opencv")
+    """Each trunk test three times: on ONNX Runtime (the default), on OpenCV's network runtime and with NumPy (what
+    runs where neither can)."""
+    monkeypatch.setattr(cnn, "RUNTIMES", () if request.param == "numpy" else (request.param,))
     return request.param
 
 
 def _ran_on(trunk: ConvTrunk) -> str:
     net = getattr(trunk._runtime, "net", None)
-    return "opencv" if isinstance(net, cv2.dnn.Net) else "numpy"
+    return net.runtime if isinstance(net, cnn.TrunkNetwork) else "numpy"
 
 
 def _random_trunk(seed: int, channels: tuple[int, ...], pools: tuple[bool, ...] | None = None,
@@ -122,9 +122,12 @@ def _shipped_trunks() -> list[Path]:
     return [cells / f"{name}.npz" for name in ("cnn", "cnn_second", "look", "letters", "churches")] + [faces_path()]
 
 
-def test_every_shipped_trunk_runs_on_opencvs_runtime_as_it_does_with_numpy():
-    """OpenCV's runtime is what a frame's networks run on (``onnx`` is a dependency, so it is always there): each
-    shipped trunk, of every shape, gives NumPy's features on it, whatever the batch's size."""
+@pytest.mark.parametrize("name", ["onnxruntime", "opencv"])
+def test_every_shipped_trunk_runs_on_each_runtime_as_it_does_with_numpy(name, monkeypatch):
+    """ONNX Runtime is what a frame's networks run on, OpenCV's runtime where it is missing (``onnx`` and
+    ``onnxruntime`` are dependencies, so both are always there): each shipped trunk, of every shape, gives NumPy's
+    features on each, whatever the batch's size."""
+    monkeypatch.setattr(cnn, "RUNTIMES", (name,))
     rng = np.random.default_rng(5)
     for path in _shipped_trunks():
         trunk = ConvTrunk.load(path)
@@ -132,7 +135,7 @@ def test_every_shipped_trunk_runs_on_opencvs_runtime_as_it_does_with_numpy():
         for n in (1, 7, 30):
             crops = rng.random((n, 40, 40) if channels == 1 else (n, 40, 40, channels)).astype(np.float32) * 2
             got = trunk.features(crops)
-            assert _ran_on(trunk) == "opencv", path.name
+            assert _ran_on(trunk) == name, path.name
             np.testing.assert_allclose(got, trunk.features_numpy(crops), rtol=1e-4, atol=1e-4, err_msg=path.name)
 
 
@@ -144,7 +147,7 @@ def test_a_batch_larger_than_the_runtimes_goes_through_in_pieces_and_comes_out_w
     whole = trunk.features_numpy(crops)
     monkeypatch.setattr(cnn, "RUNTIME_BATCH", 4)
     pieces = trunk.features(crops)
-    assert _ran_on(trunk) == "opencv" and pieces.shape == whole.shape
+    assert _ran_on(trunk) == "onnxruntime" and pieces.shape == whole.shape
     np.testing.assert_allclose(pieces, whole, rtol=1e-4, atol=1e-4)
 
 
@@ -170,7 +173,7 @@ def test_boards_read_side_by_side_each_run_their_own_network():
     for k in range(4):
         for j, features in enumerate(got[k]):
             np.testing.assert_allclose(features, expected[(k + j) % 4], rtol=1e-5, atol=1e-5)
-    assert len({id(n) for n in nets.values()}) == 4 and all(isinstance(n, cv2.dnn.Net) for n in nets.values())
+    assert len({id(n) for n in nets.values()}) == 4 and all(n.runtime == "onnxruntime" for n in nets.values())
 
 
 def test_without_onnx_a_trunk_runs_with_numpy(monkeypatch):
@@ -185,6 +188,36 @@ def test_without_onnx_a_trunk_runs_with_numpy(monkeypatch):
     assert _ran_on(alone) == "numpy" and alone._runtime.net is False
 
 
+def test_without_onnxruntime_a_trunk_runs_on_opencvs_runtime(monkeypatch):
+    """Where ``onnxruntime`` is not installed (no wheel for a machine), OpenCV's runtime runs the trunk: the same
+    features."""
+    trunk = ConvTrunk.load(CNN_PATH)
+    crops = np.random.default_rng(11).random((6, 40, 40)).astype(np.float32)
+    first = trunk.features(crops)
+    assert _ran_on(trunk) == "onnxruntime"
+    monkeypatch.setitem(sys.modules, "onnxruntime", None)  # import onnxruntime now raises ImportError
+    without = ConvTrunk.load(CNN_PATH)
+    np.testing.assert_allclose(without.features(crops), first, rtol=1e-4, atol=1e-4)
+    assert _ran_on(without) == "opencv"
+
+
+def test_a_graph_no_runtime_can_read_leaves_the_trunk_to_numpy_and_is_not_tried_again(monkeypatch):
+    trunk = ConvTrunk.load(CNN_PATH)
+    crops = np.random.default_rng(12).random((4, 40, 40)).astype(np.float32)
+    tried: list[bytes] = []
+
+    def broken(t: ConvTrunk) -> bytes:
+        tried.append(b"not a graph")
+        return tried[-1]
+
+    monkeypatch.setattr(cnn, "trunk_graph", broken)
+    for _ in range(3):
+        np.testing.assert_allclose(trunk.features(crops), trunk.features_numpy(crops))
+    assert _ran_on(trunk) == "numpy" and trunk._runtime.net is False and len(tried) == 1
+    with pytest.raises(ValueError, match="unknown network runtime"):
+        cnn.TrunkNetwork.on("tensorflow", b"")
+
+
 def test_a_trunk_survives_pickling_with_a_runtime_of_its_own():
     trunk = ConvTrunk.load(CNN_PATH)
     crops = np.random.default_rng(8).random((3, 40, 40)).astype(np.float32)
@@ -192,7 +225,7 @@ def test_a_trunk_survives_pickling_with_a_runtime_of_its_own():
     back = pickle.loads(pickle.dumps(trunk))
     assert getattr(back._runtime, "net", None) is None  # built afresh where it is run
     np.testing.assert_allclose(back.features(crops), before, rtol=1e-6, atol=1e-6)
-    assert _ran_on(back) == "opencv"
+    assert _ran_on(back) == "onnxruntime"
 
 
 def test_deeper_trunk_survives_save_and_load(tmp_path):

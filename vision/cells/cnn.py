@@ -1,4 +1,5 @@
-"""The convolutional trunk of the cell classifier, run with NumPy only (this runs on the Pi).
+"""The convolutional trunk of the cell classifier (and of the other networks: the same shape of arrays), run on a
+network runtime or with NumPy (this runs on the Pi).
 
 Three 3 x 3 convolutions (batch norm folded in at export), each followed by ReLU and a 2 x 2 max
 pool, turn an ink map (40 x 40, ``features.cell_crops``) into a feature vector (a trunk may also have two
@@ -6,24 +7,26 @@ convolutions before each pool and average its last map over its places: ``ConvTr
 classifies it is a ``CellModel`` (same file), so calibration and teach-mode fine-tuning stay as they
 were. Trained with PyTorch by ``vision.cells.train_cnn`` (training only; never imported here).
 
-A trunk runs on OpenCV's own network runtime (``cv2.dnn``) when it can (``OPENCV_RUNTIME``), from an ONNX graph of
-its arrays built in memory with the ``onnx`` package (``trunk_graph``): the same weights, read from the same
-``.npz`` by NumPy, nothing else shipped. Not for the arithmetic: on one core it is no faster (stop 55, 2026-11-28,
-a whole frame of four boards with the boards and OpenCV both held to one thread: 146.5 ms with NumPy, 159.1 ms on
-OpenCV's runtime; a crop of the letter network 626 -> 608 us, of the cell network 151 -> 195 us; stop 40 had found
-the same for the cell network). For the frame's two cores: a forward there holds Python's lock for none of the
-network and shares its layers over OpenCV's worker threads, where the NumPy path takes the lock between each of
-its steps and was held to one BLAS thread a board (``single_threaded_blas``). A whole frame read as the reader reads
-it (1080p, four boards on two threads, 24 frames each way in turn): 115-123 -> 102-107 ms, 184-190 -> 175-177 ms of
-CPU, the same readings (features equal to 3e-6). Without ``onnx``, or where OpenCV cannot read the graph, the trunk
-runs here with NumPy (``features_numpy``), as before.
+A trunk runs on a network runtime when one is there (``RUNTIMES``, best first), from an ONNX graph of its arrays
+built in memory with the ``onnx`` package (``trunk_graph``): the same weights, read from the same ``.npz`` by NumPy,
+nothing else shipped. Without ``onnx``, or where no runtime can run the graph, it runs here with NumPy
+(``features_numpy``). The runtimes, measured on this 2-core machine:
+
+- ONNX Runtime (``onnxruntime``), first since stop 56 (2026-11-28): three times OpenCV's speed on one core for the
+  same features (to 2e-6): a crop of the cell network 193 -> 65 us, of the letter network 586 -> 198 us, of the look
+  network 407 -> 132 us. Each thread has a session of its own on that thread alone (no pool of its own: the boards
+  are already read side by side on the frame's cores; a pool of two threads a session doubled the frame's time).
+- OpenCV's own runtime (``cv2.dnn``), which stop 55 brought in: on one core no faster than NumPy (a whole frame,
+  boards and OpenCV held to one thread: 146.5 ms with NumPy, 159.1 ms on it), but a forward holds Python's lock for
+  none of the network, where the NumPy path takes it between each of its steps (a frame of four boards on two
+  threads: 115-123 -> 102-107 ms). The readings are the same on each.
 """
 
 from __future__ import annotations
 
 import contextlib
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -35,9 +38,10 @@ from vision.cells.model import CellModel
 
 CNN_PATH = Path(__file__).with_name("cnn.npz")
 FEATURE_BATCH = 2048  # crops through the NumPy trunk at a time (a frame's are a few hundred)
-# Whether trunks run on OpenCV's network runtime when ``onnx`` is there to describe them to it (the module docstring).
-OPENCV_RUNTIME = True
-# Crops through OpenCV's network at a time. A network keeps the memory of the largest batch it was given, each thread
+# The network runtimes a trunk may run on, best first (the module docstring): each one not installed, or that cannot
+# read the graph, is passed over; NumPy runs the trunk when none is left.
+RUNTIMES: tuple[str, ...] = ("onnxruntime", "opencv")
+# Crops through a runtime at a time. OpenCV's network keeps the memory of the largest batch it was given, each thread
 # its own: the letter network after 2,048 crops held 493 MB (the NumPy path frees its 2 GB peak). A frame's batches
 # are a few dozen crops; teaching a seat sends a few thousand.
 RUNTIME_BATCH = 256
@@ -71,8 +75,8 @@ class ConvTrunk:
     # the last map is averaged over its places (the letter stage's deeper trunk) instead of flattened.
     pools: tuple[bool, ...] | None = None
     global_average: bool = False
-    # Each thread's own OpenCV network of this trunk (a ``cv2.dnn.Net`` is not to be run by two threads at once;
-    # the boards of a frame are read side by side), or False where OpenCV's runtime cannot run it.
+    # Each thread's own network of this trunk (``TrunkNetwork``; a ``cv2.dnn.Net`` is not to be run by two threads at
+    # once, and the boards of a frame are read side by side), or False where no runtime can run it.
     _runtime: threading.local = field(default_factory=threading.local, init=False, repr=False, compare=False)
 
     def __getstate__(self) -> dict[str, Any]:
@@ -115,29 +119,23 @@ class ConvTrunk:
     def features(self, crops: np.ndarray) -> np.ndarray:
         """Ink maps (n, h, w), or (n, h, w, channels) -> (n, c * h/8 * w/8) features, flattened channel-first like
         PyTorch (three pooled convolutions), or (n, c) with ``global_average``."""
-        net = self._opencv_network() if len(crops) else None
+        net = self._network() if len(crops) else None
         if net is None:
             return self.features_numpy(crops)
         x = np.asarray(crops, dtype=np.float32)
         x = x[:, None] if x.ndim == 3 else x.transpose(0, 3, 1, 2)
-        out = []
-        for i in range(0, len(x), RUNTIME_BATCH):
-            net.setInput(np.ascontiguousarray(x[i:i + RUNTIME_BATCH]))
-            out.append(net.forward().reshape(min(RUNTIME_BATCH, len(x) - i), -1))
+        out = [net.run(np.ascontiguousarray(x[i:i + RUNTIME_BATCH])).reshape(min(RUNTIME_BATCH, len(x) - i), -1)
+               for i in range(0, len(x), RUNTIME_BATCH)]
         return out[0] if len(out) == 1 else np.concatenate(out)
 
-    def _opencv_network(self) -> Any:
-        """This thread's OpenCV network of the trunk; None when trunks run with NumPy (``OPENCV_RUNTIME`` off, no
-        ``onnx``, or a graph OpenCV could not read: then never asked again)."""
-        if not OPENCV_RUNTIME:
-            return None
+    def _network(self) -> TrunkNetwork | None:
+        """This thread's network of the trunk on the first of ``RUNTIMES`` that runs it; None when the trunk runs
+        with NumPy (no runtime, no ``onnx``, or a graph no runtime could read: then never asked again)."""
         net = getattr(self._runtime, "net", None)
         if net is None:
-            graph = trunk_graph(self)
-            try:
-                net = cv2.dnn.readNetFromONNX(np.frombuffer(graph, np.uint8)) if graph is not None else False
-            except cv2.error:
-                net = False
+            graph = trunk_graph(self) if RUNTIMES else None
+            net = next((n for n in (TrunkNetwork.on(name, graph) for name in RUNTIMES) if n is not None), False) \
+                if graph is not None else False
             self._runtime.net = net
         return net or None
 
@@ -162,6 +160,45 @@ class ConvTrunk:
         if self.global_average:
             return x.mean(axis=(1, 2))
         return np.ascontiguousarray(x.transpose(0, 3, 1, 2)).reshape(len(x), -1)
+
+
+@dataclass(frozen=True)
+class TrunkNetwork:
+    """A trunk's graph loaded in one network runtime (``runtime``: one of ``RUNTIMES``), for one thread."""
+
+    runtime: str
+    run: Callable[[np.ndarray], np.ndarray]  # crops (n, c, h, w) float32 -> the graph's output
+
+    @classmethod
+    def on(cls, runtime: str, graph: bytes) -> TrunkNetwork | None:
+        """The graph in ``runtime``; None where it is not installed or cannot read the graph."""
+        if runtime == "onnxruntime":
+            try:
+                import onnxruntime
+            except ImportError:
+                return None
+            options = onnxruntime.SessionOptions()
+            # On the calling thread alone: the boards' threads are the parallelism (the module docstring).
+            options.intra_op_num_threads = 1
+            options.inter_op_num_threads = 1
+            options.log_severity_level = 3  # errors only: what it cannot do is told by falling back
+            try:
+                session = onnxruntime.InferenceSession(graph, options, providers=["CPUExecutionProvider"])
+            except Exception:  # noqa: BLE001 (ONNX Runtime's own exception types are not exported)
+                return None
+            return cls(runtime, lambda x: session.run(None, {"crops": x})[0])
+        if runtime == "opencv":
+            try:
+                net = cv2.dnn.readNetFromONNX(np.frombuffer(graph, np.uint8))
+            except cv2.error:
+                return None
+
+            def forward(x: np.ndarray) -> np.ndarray:
+                net.setInput(x)
+                return net.forward()
+
+            return cls(runtime, forward)
+        raise ValueError(f"unknown network runtime {runtime!r} (one of onnxruntime, opencv)")
 
 
 def trunk_graph(trunk: ConvTrunk) -> bytes | None:
