@@ -12,7 +12,8 @@ import dataclasses
 import os
 import time
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Future, ThreadPoolExecutor
+from concurrent.futures import wait as futures_wait
 from pathlib import Path
 from typing import Any, NamedTuple
 
@@ -205,8 +206,6 @@ class TableReader:
         self, frame: np.ndarray, small: np.ndarray | None = None, previous: np.ndarray | None = None,
         *, gray: np.ndarray | None = None, detail: Detail = None,
     ) -> Observation:
-        from vision.board import find_single_board
-
         gray = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY) if gray is None else gray
         small = self.small(gray) if small is None else small
         scale = SMALL_SIZE[0] / frame.shape[1], SMALL_SIZE[1] / frame.shape[0]  # frame -> small frame
@@ -219,6 +218,22 @@ class TableReader:
             self.markers_reused += 1
         else:
             markers, seen = detect_markers(gray, KIT_LAYOUTS), None
+        # The tray and its dice are read on the pool from here on, beside the boards' placing and their cells
+        # (``_start_tray``); no tray is still being read once this frame's read is over, whatever happened.
+        tray = self._start_tray(frame, small, gray, scale, markers, kept_markers=seen is not None)
+        try:
+            return self._read_boards_and_more(frame, small, previous, gray, detail, scale, markers, seen, tray)
+        finally:
+            futures_wait([tray])
+
+    def _read_boards_and_more(
+        self, frame: np.ndarray, small: np.ndarray, previous: np.ndarray | None, gray: np.ndarray, detail: Detail,
+        scale: tuple[float, float], markers: dict[int, np.ndarray], seen: _KeptMarkers | None,
+        tray: Future[tuple[LocatedPlane | None, tuple[DieReading, ...] | None]],
+    ) -> Observation:
+        """``read_full`` once the markers are known and the tray is being read (``tray``)."""
+        from vision.board import find_single_board
+
         # Boards are rectified from the grey frame: the cell reader reads grey ink, and a third of the warp.
         located = self._stickers.locate(gray, markers) if any(m < 20 for m in markers) else []
         if not markers:
@@ -253,15 +268,14 @@ class TableReader:
         # the threads enter and leave in (``_start_cells``).
         with single_threaded_blas():
             collect_cells = self._start_cells(jobs)
-            # The tray, its dice and the track are read while the pool reads the boards' cells, on a core the
-            # boards leave free (measured on 2 cores: one board 12.5 ms a frame faster, two 6.7 ms, four 1.7 ms).
+            # The track is read while the pool reads the tray and the boards' cells.
             try:
                 # Measured at 640 px wide: at the fast-path size a motion blur hides in the downscaling.
                 sharpness = frame_sharpness(gray, width=640)
-                tray_plane, dice = self._read_tray(frame, small, gray, scale, markers, kept_markers=seen is not None)
                 track_plane = self._stickers.track(gray, markers)
                 hint = len(boards) if 2 <= len(boards) <= 5 else None
                 track_read = read_block(rectify_block(track_plane, gray), hint) if track_plane is not None else None
+                tray_plane, dice = tray.result()
             finally:
                 # Whatever happened above, no board is still being read once this frame's read is over.
                 read_cells = collect_cells()
@@ -316,30 +330,62 @@ class TableReader:
         cells to read again), side by side on the machine's cores when there are several, and gives what
         collects the readings, in the boards' order. The network's matrix products and OpenCV release the GIL,
         so 4 boards take 26-30 ms on this 2-core machine instead of 51. The caller limits BLAS to one thread a
-        board until it has collected (``single_threaded_blas``) and reads the dice meanwhile; with one core the
-        boards are read when collected."""
-        cores = min(os.cpu_count() or 1, _MAX_BOARD_THREADS)
+        board until it has collected (``single_threaded_blas``) and reads the track meanwhile (the tray is read on the
+        pool too: ``_start_tray``); with one core the boards are read when collected."""
         read = self._read_one_board
-        if cores <= 1 or not boards:
+        pool = self._board_pool() if boards else None
+        if pool is None:
             return lambda: [read(b) for b in boards]
+        futures = [pool.submit(read, b) for b in boards]
+        return lambda: [f.result() for f in futures]
+
+    def _start_tray(self, frame: np.ndarray, small: np.ndarray, gray: np.ndarray, scale: tuple[float, float],
+                    markers: dict[int, np.ndarray], *, kept_markers: bool,
+                    ) -> Future[tuple[LocatedPlane | None, tuple[DieReading, ...] | None]]:
+        """The tray's last reading when nothing changed over it; else ``_read_tray`` started on the boards' pool when
+        the machine has several cores (read here at once on one).
+        The pool takes it before the boards, so on two cores one worker reads the tray while the other reads boards,
+        and the frame's own thread places the boards meanwhile; before, the tray was read on the frame's thread
+        beside two board workers, three threads on two cores, after the boards were placed. Measured in turn (stop 56,
+        24 frames of four boards as rendered, four rounds): 70.6-80.9 -> 69.8-74.5 ms a frame, 116-127 -> 113-120 ms of
+        CPU; ``bench_frame.py``'s JPEG frames, two rounds: 69.5 and 72.1 -> 68.1 and 71.6 ms, the frame after a move
+        11.3 and 10.9 -> 11.0 and 11.6 ms."""
+        done: Future[tuple[LocatedPlane | None, tuple[DieReading, ...] | None]] = Future()
+        tray = self._tray_cache
+        if tray is not None and tray.frame_shape == frame.shape and tray.small.shape == small.shape and not _covers(
+                self._changed_pixels(tray.small, small, _UNCHANGED_LEVEL), _plane_outline(tray.plane) * scale,
+                grow=_AROUND_PLANE):
+            # Nothing changed over the tray or within _AROUND_PLANE of it (its stickers, a die's top leaning out): the
+            # last reading, here (handing it to the pool cost a frame after a move about 1 ms).
+            self.trays_reused += 1
+            done.set_result((tray.plane, tray.dice))
+            return done
+        pool = self._board_pool()
+        if pool is not None:
+            return pool.submit(self._read_tray, frame, small, gray, scale, markers, kept_markers=kept_markers)
+        try:
+            done.set_result(self._read_tray(frame, small, gray, scale, markers, kept_markers=kept_markers))
+        except Exception as error:  # noqa: BLE001 (handed on to whoever collects it, as the pool would)
+            done.set_exception(error)
+        return done
+
+    def _board_pool(self) -> ThreadPoolExecutor | None:
+        """The pool the boards' cells and the tray are read on, made at first use; None on one core."""
+        cores = min(os.cpu_count() or 1, _MAX_BOARD_THREADS)
+        if cores <= 1:
+            return None
         if self._pool is None:
             self._pool = ThreadPoolExecutor(max_workers=cores, thread_name_prefix="board")
-        futures = [self._pool.submit(read, b) for b in boards]
-        return lambda: [f.result() for f in futures]
+        return self._pool
 
     def _read_tray(self, frame: np.ndarray, small: np.ndarray, gray: np.ndarray, scale: tuple[float, float],
                    markers: dict[int, np.ndarray], *, kept_markers: bool,
                    ) -> tuple[LocatedPlane | None, tuple[DieReading, ...] | None]:
-        """(the tray's plane or None, its dice): the last reading when nothing changed over the tray, else read
-        again (where it was when ``kept_markers``: nothing moved at its corners)."""
+        """(the tray's plane or None, its dice) read again (where it was when ``kept_markers``: nothing moved at its
+        corners); ``_start_tray`` keeps the last reading instead when nothing changed over the tray."""
         tray = self._tray_cache
         if tray is not None and (tray.frame_shape != frame.shape or tray.small.shape != small.shape):
             tray = None
-        if tray is not None and not _covers(self._changed_pixels(tray.small, small, _UNCHANGED_LEVEL),
-                                            _plane_outline(tray.plane) * scale, grow=_AROUND_PLANE):
-            # Nothing changed over the tray or within _AROUND_PLANE of it (its stickers, a die's top leaning out).
-            self.trays_reused += 1
-            return tray.plane, tray.dice
         if tray is not None and kept_markers:
             # The markers were kept (nothing moved at the tray's corners): the tray is where it was read.
             tray_plane = tray.plane

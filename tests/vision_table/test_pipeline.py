@@ -228,9 +228,9 @@ def test_the_quiet_zone_leaves_out_every_plane_corner_and_marker():
 
 @pytest.mark.parametrize("boards", [1, 3])
 def test_the_dice_are_read_while_the_boards_cells_are(table_spec, cell_stub, monkeypatch, boards):
-    """The tray and its dice are read on the frame's own thread while the pool reads the boards' cells, a lone
-    board's too: here each board's reading waits for the dice reader to have started, and the dice reader for
-    a board's reading to have started. Read one after the other, in either order, one would wait in vain."""
+    """The tray and its dice are read on the pool beside the boards' cells, a lone board's too: here each board's
+    reading waits for the dice reader to have started, and the dice reader for a board's reading to have started.
+    Read one after the other, in either order, one would wait in vain."""
     import threading
 
     import vision.pipeline as pipeline
@@ -292,6 +292,51 @@ def test_a_failing_dice_read_leaves_no_board_being_read(table_spec, cell_stub, m
     with pytest.raises(RuntimeError, match="dice reader failed"):
         reader.read(frame)
     assert len(finished) == 3
+
+
+def test_a_failing_board_placing_leaves_no_tray_being_read(table_spec, cell_stub, monkeypatch):
+    """The tray is started on the pool before the boards are placed: an error there reaches the caller once the
+    tray's read is over, as a failing dice read waits for the boards."""
+    import threading
+
+    import vision.pipeline as pipeline
+
+    monkeypatch.setattr(pipeline.os, "cpu_count", lambda: 2)
+    tray_started = threading.Event()
+    finished: list[int] = []
+    reader = TableReader(cell_reader=cell_stub)
+    read_plane = reader.dice_reader.read_plane
+
+    def slow_dice(*args, **kwargs):  # type: ignore[no-untyped-def]
+        tray_started.set()
+        threading.Event().wait(0.3)
+        finished.append(1)
+        return read_plane(*args, **kwargs)
+
+    def failing_placing(*args, **kwargs):  # type: ignore[no-untyped-def]
+        tray_started.wait(timeout=10)
+        raise RuntimeError("boards not placed")
+
+    monkeypatch.setattr(reader.dice_reader, "read_plane", slow_dice)
+    monkeypatch.setattr(reader._stickers, "locate", failing_placing)
+    frame, _ = render_table(table_spec, np.random.default_rng(3))
+    with pytest.raises(RuntimeError, match="boards not placed"):
+        reader.read(frame)
+    assert finished == [1]
+
+
+def test_one_core_and_two_read_a_frame_alike(table_spec, cell_stub, monkeypatch):
+    """On one core the tray is read at once and the boards when collected; on two, side by side on the pool: the
+    same observation."""
+    import vision.pipeline as pipeline
+
+    frame, truth = render_table(table_spec, np.random.default_rng(5))
+    seen = []
+    for cores in (1, 2):
+        monkeypatch.setattr(pipeline.os, "cpu_count", lambda cores=cores: cores)
+        obs = TableReader(cell_reader=cell_stub).read(frame)
+        seen.append((sorted(obs.dice_faces), obs.pirate_boxes, [(b.seat, b.city) for b in obs.boards]))
+    assert seen[0] == seen[1] and seen[0][0] == sorted(truth.dice_faces) and len(seen[0][2]) == len(table_spec.cities)
 
 
 def test_another_table_has_its_tray_and_dice_measured_afresh_and_the_same_table_keeps_them(reader, table_spec):
