@@ -10,6 +10,7 @@ import threading
 from itertools import pairwise
 from pathlib import Path
 
+import cv2
 import numpy as np
 import pytest
 
@@ -309,6 +310,29 @@ def test_one_batch_of_shifted_crops_equals_one_call_per_shift():
     one_by_one = np.concatenate([cell_crops(board, shift, cells) for shift in shifts])
     np.testing.assert_array_equal(batched, one_by_one)
     assert not np.array_equal(batched[:3], batched[3:])  # the shift did move the crops
+
+
+@pytest.mark.parametrize("side", [448, 7 * 30])
+def test_shifted_crops_are_each_crops_own_resize(side):
+    """The crops are cut and resized together (``shifted_cell_crops``: one column of crops, one resize): each is what
+    cutting it alone and resizing it alone gives, at the board's edges too, shrunk (64 px a cell) or enlarged (30)."""
+    from companion.layout import SIZE
+    from vision.cells.features import CROP_PX, MARGIN
+
+    rng = np.random.default_rng(4)
+    board = (rng.random((side, side)) * 255).astype(np.uint8)
+    wanted = [((float(dx), float(dy)), i) for dx, dy in [(-3.5, 0.0), (0.0, 2.5), (5.0, -5.0)] for i in (0, 6, 24, 42, 48)]
+    cell = side / SIZE
+    pad = int(np.ceil(MARGIN * cell)) + 1
+    padded = cv2.copyMakeBorder(board, pad, pad, pad, pad, cv2.BORDER_REPLICATE)
+    extent = int(round(cell * (1 + 2 * MARGIN)))
+    expected = []
+    for (dx, dy), index in wanted:
+        row, col = divmod(index, SIZE)
+        x = min(max(int(round(col * cell - MARGIN * cell + pad + dx)), 0), padded.shape[1] - extent)
+        y = min(max(int(round(row * cell - MARGIN * cell + pad + dy)), 0), padded.shape[0] - extent)
+        expected.append(cv2.resize(padded[y:y + extent, x:x + extent], (CROP_PX, CROP_PX), interpolation=cv2.INTER_AREA))
+    np.testing.assert_array_equal(shifted_cell_crops(board, wanted), ink_maps(np.stack(expected)))
 
 
 def _sure_of_walls(network: Path, out: Path) -> None:
