@@ -222,11 +222,11 @@ class TableReader:
         # (``_start_tray``); no tray is still being read once this frame's read is over, whatever happened.
         tray = self._start_tray(frame, small, gray, scale, markers, kept_markers=seen is not None)
         try:
-            return self._read_boards_and_more(frame, small, previous, gray, detail, scale, markers, seen, tray)
+            return self._read_boards_and_track(frame, small, previous, gray, detail, scale, markers, seen, tray)
         finally:
             futures_wait([tray])
 
-    def _read_boards_and_more(
+    def _read_boards_and_track(
         self, frame: np.ndarray, small: np.ndarray, previous: np.ndarray | None, gray: np.ndarray, detail: Detail,
         scale: tuple[float, float], markers: dict[int, np.ndarray], seen: _KeptMarkers | None,
         tray: Future[tuple[LocatedPlane | None, tuple[DieReading, ...] | None]],
