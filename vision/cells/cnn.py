@@ -189,7 +189,7 @@ class TrunkNetwork:
             options.enable_cpu_mem_arena = False
             try:
                 session = onnxruntime.InferenceSession(graph, options, providers=["CPUExecutionProvider"])
-            except Exception:  # noqa: BLE001 (ONNX Runtime's own exception types are not exported)
+            except Exception:  # noqa: BLE001 (ONNX Runtime raises several classes of its own, from a private module)
                 return None
             return cls(runtime, lambda x: session.run(None, {"crops": x})[0])
         if runtime == "opencv":
