@@ -136,9 +136,8 @@ class ConvTrunk:
         net = getattr(self._runtime, "net", None)
         if net is None:
             graph = trunk_graph(self) if RUNTIMES else None
-            net = next((n for n in (TrunkNetwork.on(name, graph) for name in RUNTIMES) if n is not None), False) \
-                if graph is not None else False
-            self._runtime.net = net
+            loaded = (TrunkNetwork.on(name, graph) for name in RUNTIMES) if graph is not None else ()
+            net = self._runtime.net = next((n for n in loaded if n is not None), False)
         return net or None
 
     def features_numpy(self, crops: np.ndarray) -> np.ndarray:
