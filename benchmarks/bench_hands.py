@@ -1,6 +1,6 @@
 """Leave one hand out: each family of hands read by the cell network that was never trained on it.
 
-    .venv/bin/python benchmarks/bench_hands.py [--boards 60] [--seed 4242] [--new-hands] [--camera-pixels] [--camera-processing] [--by-font]
+    .venv/bin/python benchmarks/bench_hands.py [--boards 60] [--seed 4242] [--new-hands [--no-panel]] [--camera-pixels] [--camera-processing] [--by-font]
     .venv/bin/python benchmarks/bench_hands.py --no-churches [--no-letters]   # without the close-look stages
     .venv/bin/python benchmarks/bench_hands.py --full-sensor --camera-processing
 
@@ -27,7 +27,10 @@ uncertain) <= 0.2 %. The shipped reader is the same reader with the network trai
 generator's first hands): what it does on a new hand is the left-out figure above. Its own figures on the
 same boards follow (``--no-shipped`` skips them): they say how well it learned the families, not how it
 meets a new hand. ``--new-hands`` reads the shipped reader itself on nine handwriting fonts that no network
-learned (``vision.synth.web_fonts.NEW_HAND_FONTS``; ``python -m vision.synth.web_fonts`` fetches them).
+learned (``vision.synth.web_fonts.NEW_HAND_FONTS``; ``python -m vision.synth.web_fonts`` fetches them). The shipped
+reader reads its doubtful letters with a panel of letter networks (``vision.cells.close_look.LOOK_AGAIN_BELOW``), which
+the readers of the left-out table cannot have (each of the others saw the family); ``--no-panel`` reads the new hands
+without it, to compare.
 
 ``--camera-pixels`` draws every board as a camera at a table sees it: a font's letters written with the hand's
 dry-erase marker (no hairline thinner than the pen), and the board's pixels averaged down to the frame's scale
@@ -55,6 +58,7 @@ what the networks have not met (a school cursive's capitals, one font's J).
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import time
 from pathlib import Path
 
@@ -126,12 +130,14 @@ def _full_sensor(families: list[str], unseen: dict[str, Path], boards: int, digi
     return 0
 
 
-def _reader(model_path: Path | None, letters: bool, churches: bool = True) -> CellReader:
+def _reader(model_path: Path | None, letters: bool, churches: bool = True, panel: bool = True) -> CellReader:
     """The reader with a network file's networks (the shipped ones when None); ``letters``: with its letter stage,
-    ``churches``: with its church stage."""
+    ``churches``: with its church stage; ``panel``: its letter stage with its panel, where it has one."""
     reader = CellReader("en", model_path=model_path) if model_path is not None else CellReader("en")
     if not letters:
         reader.letters = None
+    elif not panel and reader.letters is not None:
+        reader.letters = dataclasses.replace(reader.letters, panel=())
     if not churches:
         reader.churches = None
     return reader
@@ -154,6 +160,8 @@ def main() -> int:
                         help="read the networks without a family from here (an earlier training, to compare)")
     parser.add_argument("--new-hands", action="store_true",
                         help="also the shipped reader on hands no network learned (python -m vision.synth.web_fonts)")
+    parser.add_argument("--no-panel", action="store_true",
+                        help="the shipped reader's doubtful letters without its panel of letter networks, to compare")
     parser.add_argument("--shipped-model", type=Path, default=None,
                         help="the shipped reader's network from here (an earlier one, to compare; its look network "
                         "beside it)")
@@ -219,13 +227,15 @@ def main() -> int:
           f"{'at target' if worst_misread <= TARGET_MISREAD and worst_confident <= TARGET_CONFIDENT else 'NOT at target'}"
           f" ({time.perf_counter() - t0:.0f} s)")
     if args.new_hands or not args.no_shipped:
-        shipped = _reader(args.shipped_model, not args.no_letters, not args.no_churches)
+        shipped = _reader(args.shipped_model, not args.no_letters, not args.no_churches, panel=not args.no_panel)
     if args.new_hands:
         # Letters from fonts that no network was trained on, the shipped one included, drawn in every style.
         report = evaluate(shipped, args.boards, args.seed + len(FAMILY_NAMES), digit_boards=args.digit_boards,
                           languages=("en", "it", "fr"), families=(NEW_HANDS.name,), walls_outer_only=True, **pictures)
         misread, confident, perfect = _figures(report)
-        print(f"the shipped reader on {len(NEW_HANDS.letters)} hands no network learned:\n"
+        panel = len(shipped.letters.panel) if shipped.letters is not None else 0
+        print(f"the shipped reader on {len(NEW_HANDS.letters)} hands no network learned"
+              f" ({f'a panel of {panel + 1} letter networks' if panel else 'no panel'} for doubtful letters):\n"
               f"  {NEW_HANDS.name:<14}{misread:>9.2%}{confident:>11.2%}{perfect:>11.1%}{_doubted(report):>9.1%}")
     if not args.no_shipped:
         print("the shipped reader (its network trained on every family) on the same boards:")

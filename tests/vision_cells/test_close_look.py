@@ -8,9 +8,20 @@ import numpy as np
 import pytest
 
 from companion.layout import ALL_CELLS, SIZE
-from vision.cells.close_look import LOOK_AGAIN_BELOW, LOOK_AGAIN_SCALES, TAUGHT_WEIGHT, StageNetwork
+from vision.cells.churches import CHURCHES
+from vision.cells.close_look import (
+    LOOK_AGAIN_BELOW,
+    LOOK_AGAIN_SCALES,
+    TAUGHT_WEIGHT,
+    StageNetwork,
+    panel_reading,
+)
+from vision.cells.cnn import CNN_PATH
 from vision.cells.labels import GLYPH_CLASSES
 from vision.cells.letters import LETTERS, PERSON_CLASS
+from vision.cells.reader import CellReader
+from vision.cells.train_hands import unseen_model_path
+from vision.synth.hands import FAMILY_NAMES
 
 S = GLYPH_CLASSES.index("pS")
 C = GLYPH_CLASSES.index("pC")
@@ -133,3 +144,81 @@ def test_a_stage_whose_wider_crop_would_leave_its_cell_is_refused():
     assert PERSON_CLASS.any()
     with pytest.raises(ValueError, match="past the cell"):
         replace(LETTERS, zoom=0.95)
+
+
+def _doubtful_board() -> tuple[np.ndarray, list[int], np.ndarray, np.ndarray]:
+    """Three persons whose first close reading leaves B2 and D4 doubtful and C3 sure (as in the test above)."""
+    rectified, cells = _board_with_squares()
+    probs = np.zeros((SIZE * SIZE, len(GLYPH_CLASSES)))
+    probs[:, EMPTY] = 1.0
+    probs[cells] = _person_rows((C, 0.5, S, 0.45), (C, 0.5, S, 0.45), (C, 0.5, S, 0.45))
+    first = _person_rows((S, 0.6, C, 0.4), (C, 1.0, S, 0.0), (N, 0.6, C, 0.4))
+    return rectified, cells, probs, first
+
+
+def test_a_panel_reads_each_doubtful_cell_once_and_their_geometric_mean_is_folded_in():
+    """The stage's network and two panel networks: only B2 and D4 (doubtful after the first reading) are shown to
+    the panel, each member their first close crops once, and the stage's network is not asked again at other
+    scales. Their letter is ``panel_reading`` of the three, folded in as one reading is. Fails when the panel is
+    skipped, asked about sure cells too, shown other crops, or its readings averaged otherwise."""
+    rectified, cells, probs, first = _doubtful_board()
+    before = probs.copy()
+    one = _person_rows((S, 0.9, C, 0.1), (N, 0.7, C, 0.3))
+    two = _person_rows((S, 0.2, C, 0.8), (N, 0.9, C, 0.1))
+    members = (ScriptedStage(None, None, LETTERS, replies=[one]), ScriptedStage(None, None, LETTERS, replies=[two]))  # type: ignore[arg-type]
+    stage = ScriptedStage(None, None, LETTERS, members, replies=[first])  # type: ignore[arg-type]
+    allowed = np.ones(len(GLYPH_CLASSES), bool)
+    stage.read(probs, rectified, cells, allowed, np.zeros(len(GLYPH_CLASSES)))
+
+    assert len(stage.shown) == 1
+    doubtful = [cells[0], cells[2]]
+    for member in members:
+        assert len(member.shown) == 1
+        assert np.array_equal(member.shown[0], LETTERS.crops(rectified, doubtful))
+    joint = panel_reading([first[[0, 2]], one, two], allowed & PERSON_CLASS)
+    assert np.allclose(probs[doubtful], LETTERS.combine(before[doubtful], joint))
+    assert np.allclose(probs[cells[1]], LETTERS.combine(before[cells], first)[1])
+    arithmetic = np.stack([first[[0, 2]], one, two]).mean(axis=0)
+    assert not np.allclose(probs[doubtful], LETTERS.combine(before[doubtful], arithmetic))
+
+
+def test_a_head_fitted_to_the_seat_reads_its_doubtful_cells_without_the_panel():
+    """A seat's own head knows that hand and the panel's networks do not: its doubtful cells are read again at the
+    other scales by that head, and no panel network is asked."""
+    rectified, cells, probs, first = _doubtful_board()
+    member = ScriptedStage(None, None, LETTERS, replies=[])  # type: ignore[arg-type]
+    again = np.concatenate([_person_rows((S, 1.0, C, 0.0), (N, 1.0, C, 0.0))] * len(LOOK_AGAIN_SCALES))
+    stage = ScriptedStage(None, object(), LETTERS, (member,), replies=[first, again])  # type: ignore[arg-type]
+    stage.read(probs, rectified, cells, np.ones(len(GLYPH_CLASSES), bool), np.zeros(len(GLYPH_CLASSES)), object())  # type: ignore[arg-type]
+    assert member.shown == [] and len(stage.shown) == 2
+
+
+def test_a_panel_reading_is_the_normalised_geometric_mean_over_the_stages_classes():
+    """Two networks sure of different letters and a third that all but rules out one of them: the third's veto
+    holds (an arithmetic mean would give that letter a third), each row sums to 1, and no class outside the ones
+    given gets any."""
+    classes = PERSON_CLASS.copy()
+    readings = [_person_rows((S, 0.9, C, 0.1)), _person_rows((C, 0.9, S, 0.1)), _person_rows((C, 0.5, S, 1e-6))]
+    for r in readings:
+        r[0, EMPTY] = 0.0
+    joint = panel_reading(readings, classes)
+    assert joint[0].sum() == pytest.approx(1.0)
+    assert joint[0, ~classes].sum() == 0.0
+    assert joint[0, C] > 0.95 and joint[0, S] < 0.02
+    assert np.mean([r[0, S] for r in readings]) > 0.3
+
+
+def test_only_the_shipped_networks_letters_are_read_by_a_panel():
+    """The shipped reader's letter stage has a panel, one network trained without each family; its church stage has
+    none (it gained nothing), and no reader whose network was trained without a family has one: that family must
+    be read by networks that never saw it (``bench_hands``' leave-one-out table). Fails when a network left without a
+    family is joined by one that learned it, or the shipped reader loses its panel."""
+    shipped = CellReader(model_path=CNN_PATH)
+    assert shipped.letters is not None and shipped.churches is not None
+    assert sorted(m.trunk is not None for m in shipped.letters.panel) == [True] * len(FAMILY_NAMES)
+    assert LETTERS.panel_for(CNN_PATH) == tuple(
+        sorted(unseen_model_path(f).with_name(f"letters_without_{f}.npz") for f in FAMILY_NAMES))
+    assert shipped.churches.panel == () and CHURCHES.panel_for(CNN_PATH) == ()
+    for family in FAMILY_NAMES:
+        unseen = CellReader(model_path=unseen_model_path(family))
+        assert unseen.letters is not None and unseen.letters.panel == ()

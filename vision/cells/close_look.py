@@ -21,7 +21,7 @@ import cv2
 import numpy as np
 
 from companion.layout import SIZE
-from vision.cells.cnn import ConvTrunk
+from vision.cells.cnn import CNN_PATH, UNSEEN_DIR, ConvTrunk
 from vision.cells.features import CROP_PX, MARGIN, ink_maps
 from vision.cells.model import CellModel
 
@@ -37,6 +37,17 @@ from vision.cells.model import CellModel
 # the letter stage alone reading again 3.74 %, the church stage alone 3.75 %. The benchmark is in hardware.md.
 LOOK_AGAIN_BELOW = 0.7
 LOOK_AGAIN_SCALES = (0.9, 1.1)
+# A stage with a panel (``CloseLook.panel``; ``StageNetwork.panel``) reads such a cell with the panel instead: its own
+# network and the stage's networks trained without one family each (``UNSEEN_DIR``), each reading the cell's close
+# crop once, their readings' normalised geometric mean (``panel_reading``). Networks trained on other data make other
+# mistakes on a hand none of them learned. Only beside the shipped networks (``CloseLook.panel_for``): a network
+# trained without a family reads that family with no network that saw it (``bench_hands``' table), so the panel is
+# measured on the hands that no network learned (``bench_hands --new-hands``). Measured at dev seeds 9300, 9400 and
+# 9500 (150 boards each, never the benchmark's; 2026-11-29, stop 57), the shipped reader on those hands misread
+# 3.19 -> 3.04 %, 2.73 -> 2.49 %, 3.02 -> 2.91 %, without doubt 0.03 / 0.00 / 0.02 % either way. The panel reading
+# the two other scales as well (18 readings a cell instead of 6) read 2.88 and 2.54 % at the first two, for three
+# times the work; an arithmetic mean of the panel, at every cell the stage reads, 3.02 % at 9300 against the
+# geometric mean's 2.86 %. The church stage's panel gained nothing (9300: 3.02 -> 3.01 % with both), so it has none.
 # The stage network's share in which one of its kind a cell is, when its head was fitted to the seat's own labelled
 # drawings (``seat_hand.SeatHand.stage_model``: a teaching sheet, corrections) rather than the stage's ``weight``:
 # a head that learned this very hand's letters knows them better than the cell networks that never saw it.
@@ -56,12 +67,21 @@ class CloseLook:
     zoom: float  # the crop's side, a fraction of a cell's, around the cell's middle (at most 1: inside the cell)
     read_from: float  # a cell is read when the cell networks give the kind at least this much of it
     weight: float  # the stage network's share in which one of its kind a cell is (the cell networks' the rest)
+    panel: bool = False  # whether the shipped network reads its doubtful cells with a panel (``panel_for``)
 
     def path_for(self, model_path: Path) -> Path:
         """The stage's network that goes with a cell network: ``cnn.npz`` -> ``<name>.npz``,
         ``cnn_without_loose.npz`` -> ``<name>_without_loose.npz`` (trained without the same family)."""
         model_path = Path(model_path)
         return model_path.with_name(model_path.name.replace("cnn", self.name, 1))
+
+    def panel_for(self, model_path: Path) -> tuple[Path, ...]:
+        """The networks that read the stage's doubtful cells beside its own (``LOOK_AGAIN_BELOW``): beside the shipped
+        cell network's (``CNN_PATH``), the stage's networks trained without one family each (``UNSEEN_DIR``); beside
+        any other, none, so that a network trained without a family never reads it beside one that learned it."""
+        if not self.panel or Path(model_path).resolve() != CNN_PATH.resolve():
+            return ()
+        return tuple(sorted(UNSEEN_DIR.glob(f"{self.name}_without_*.npz")))
 
     def __post_init__(self) -> None:
         if self.zoom * max(1.0, *LOOK_AGAIN_SCALES) > 1.0:
@@ -121,10 +141,11 @@ class StageNetwork:
     trunk: ConvTrunk
     head: CellModel
     look: CloseLook
+    panel: tuple[StageNetwork, ...] = ()  # the stage's other networks, for its doubtful cells (``LOOK_AGAIN_BELOW``)
 
     @classmethod
-    def load(cls, path: Path, look: CloseLook) -> StageNetwork:
-        return cls(ConvTrunk.load(path), CellModel.load(path), look)
+    def load(cls, path: Path, look: CloseLook, panel: tuple[Path, ...] = ()) -> StageNetwork:
+        return cls(ConvTrunk.load(path), CellModel.load(path), look, tuple(cls.load(p, look) for p in panel))
 
     def probabilities(self, crops: np.ndarray, allowed: np.ndarray, prior_shift: np.ndarray,
                       head: CellModel | None = None) -> np.ndarray:
@@ -140,15 +161,33 @@ class StageNetwork:
         readings of it averaged."""
         if not cells:
             return
-        weight = TAUGHT_WEIGHT if head is not None and head is not self.head else None  # (None: the stage's own)
-        stage = self.probabilities(self.look.crops(rectified, cells), allowed, prior_shift, head)
+        seat_head = head is not None and head is not self.head
+        weight = TAUGHT_WEIGHT if seat_head else None  # (None: the stage's own)
+        crops = self.look.crops(rectified, cells)
+        stage = self.probabilities(crops, allowed, prior_shift, head)
         combined = self.look.combine(probs[cells], stage, weight)
         again = np.flatnonzero(combined.max(axis=1) < LOOK_AGAIN_BELOW)
         if len(again):
             doubtful = [cells[k] for k in again]
-            crops = np.concatenate([self.look.crops(rectified, doubtful, scale) for scale in LOOK_AGAIN_SCALES])
-            looks = self.probabilities(crops, allowed, prior_shift, head).reshape(len(LOOK_AGAIN_SCALES),
-                                                                                 len(doubtful), -1)
-            stage_again = (stage[again] + looks.sum(axis=0)) / (1 + len(LOOK_AGAIN_SCALES))
+            if self.panel and not seat_head:
+                # (A head fitted to a seat's own drawings knows that hand; the panel's networks do not.)
+                members = [m.probabilities(crops[again], allowed, prior_shift) for m in self.panel]
+                stage_again = panel_reading([stage[again], *members], allowed & self.look.classes)
+            else:
+                closer = np.concatenate([self.look.crops(rectified, doubtful, scale) for scale in LOOK_AGAIN_SCALES])
+                looks = self.probabilities(closer, allowed, prior_shift, head).reshape(len(LOOK_AGAIN_SCALES),
+                                                                                      len(doubtful), -1)
+                stage_again = (stage[again] + looks.sum(axis=0)) / (1 + len(LOOK_AGAIN_SCALES))
             combined[again] = self.look.combine(probs[doubtful], stage_again, weight)  # (row by row: the others kept)
         probs[cells] = combined
+
+
+def panel_reading(readings: list[np.ndarray], classes: np.ndarray) -> np.ndarray:
+    """Several networks' readings of the same cells (each (n, classes) probabilities) as one: their geometric mean
+    over ``classes`` (bool per class), normalised, 0 on every other class. A class one network all but rules out
+    stays unlikely whatever the others say; an arithmetic mean let one sure network outvote the rest."""
+    logs = np.mean([np.log(np.maximum(np.asarray(r, np.float64)[:, classes], 1e-12)) for r in readings], axis=0)
+    joint = np.exp(logs - logs.max(axis=1, keepdims=True))
+    out = np.zeros((len(joint), len(classes)))
+    out[:, classes] = joint / joint.sum(axis=1, keepdims=True)
+    return out

@@ -37,6 +37,8 @@ import numpy as np
 from vision.cells.model import CellModel
 
 CNN_PATH = Path(__file__).with_name("cnn.npz")
+# The networks trained without one hand family each (``vision.cells.train_hands``, ``train_letters``).
+UNSEEN_DIR = CNN_PATH.with_name("unseen")
 FEATURE_BATCH = 2048  # crops through the NumPy trunk at a time (a frame's are a few hundred)
 # The network runtimes a trunk may run on, best first (the module docstring): each one not installed, or that cannot
 # read the graph, is passed over; NumPy runs the trunk when none is left.

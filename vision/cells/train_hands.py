@@ -130,7 +130,7 @@ from pathlib import Path
 
 import numpy as np
 
-from vision.cells.cnn import CNN_PATH, ConvTrunk, trained_on_families
+from vision.cells.cnn import CNN_PATH, UNSEEN_DIR, ConvTrunk, trained_on_families
 from vision.cells.dataset import load_digit_split, make_cell_set
 from vision.cells.labels import TRAINING_LANGUAGES
 from vision.cells.model import CellModel
@@ -138,7 +138,6 @@ from vision.cells.reader import LETTER_OR_DIGIT_CLASS, agreement, look_path_for,
 from vision.cells.train import temperature_for_logits
 from vision.synth.hands import CURSIVE_POOL, FAMILY_NAMES, TRAINING_POOL, WEB_POOL, family, missing_fonts
 
-UNSEEN_DIR = CNN_PATH.with_name("unseen")
 # The generator's first hands (``Hand.random`` without a family): not a family left out in turn (the demo and
 # the tests draw them), but part of what the shipped network learns.
 CLASSIC = "classic"
