@@ -157,7 +157,8 @@ class StageNetwork:
     def read(self, probs: np.ndarray, rectified: np.ndarray, cells: list[int], allowed: np.ndarray,
              prior_shift: np.ndarray, head: CellModel | None = None) -> None:
         """``probs`` (49 cells row by row) with the stage's reading of ``cells`` folded in, in place. A cell still
-        doubtful with it (under ``LOOK_AGAIN_BELOW``) is read again at ``LOOK_AGAIN_SCALES``, and the stage's
+        doubtful with it (under ``LOOK_AGAIN_BELOW``) is read again: by the stage's ``panel`` from the same crop (their
+        ``panel_reading``) when it has one and ``head`` is not a seat's, else at ``LOOK_AGAIN_SCALES``, and the stage's
         readings of it averaged."""
         if not cells:
             return
