@@ -351,10 +351,9 @@ class TableReader:
         CPU; ``bench_frame.py``'s JPEG frames, two rounds: 69.5 and 72.1 -> 68.1 and 71.6 ms, the frame after a move
         11.3 and 10.9 -> 11.0 and 11.6 ms."""
         done: Future[tuple[LocatedPlane | None, tuple[DieReading, ...] | None]] = Future()
-        tray = self._tray_cache
-        if tray is not None and tray.frame_shape == frame.shape and tray.small.shape == small.shape and not _covers(
-                self._changed_pixels(tray.small, small, _UNCHANGED_LEVEL), _plane_outline(tray.plane) * scale,
-                grow=_AROUND_PLANE):
+        tray = self._kept_tray(frame, small)
+        if tray is not None and not _covers(self._changed_pixels(tray.small, small, _UNCHANGED_LEVEL),
+                                            _plane_outline(tray.plane) * scale, grow=_AROUND_PLANE):
             # Nothing changed over the tray or within _AROUND_PLANE of it (its stickers, a die's top leaning out): the
             # last reading, here (handing it to the pool cost a frame after a move about 1 ms).
             self.trays_reused += 1
@@ -368,6 +367,13 @@ class TableReader:
         except Exception as error:  # noqa: BLE001 (handed on to whoever collects it, as the pool would)
             done.set_exception(error)
         return done
+
+    def _kept_tray(self, frame: np.ndarray, small: np.ndarray) -> _KeptTray | None:
+        """The tray's last reading when it was read from a frame of this size; else None."""
+        tray = self._tray_cache
+        if tray is None or tray.frame_shape != frame.shape or tray.small.shape != small.shape:
+            return None
+        return tray
 
     def _board_pool(self) -> ThreadPoolExecutor | None:
         """The pool the boards' cells and the tray are read on, made at first use; None on one core."""
@@ -383,9 +389,7 @@ class TableReader:
                    ) -> tuple[LocatedPlane | None, tuple[DieReading, ...] | None]:
         """(the tray's plane or None, its dice) read again (where it was when ``kept_markers``: nothing moved at its
         corners); ``_start_tray`` keeps the last reading instead when nothing changed over the tray."""
-        tray = self._tray_cache
-        if tray is not None and (tray.frame_shape != frame.shape or tray.small.shape != small.shape):
-            tray = None
+        tray = self._kept_tray(frame, small)
         if tray is not None and kept_markers:
             # The markers were kept (nothing moved at the tray's corners): the tray is where it was read.
             tray_plane = tray.plane
