@@ -139,7 +139,8 @@ def _settle_twins(found: dict[int, np.ndarray], seen: dict[int, list[np.ndarray]
 
 def marker_side(quad: np.ndarray) -> float:
     """A marker's mean side in pixels, from its four corners."""
-    return float(np.mean(np.linalg.norm(quad - np.roll(quad, 1, axis=0), axis=1)))
+    sides = quad - quad[[3, 0, 1, 2]]  # each corner less the one before it
+    return float(np.sqrt((sides * sides).sum(axis=1)).mean())
 
 
 # A plane's stickers are all printed the same size, and a 35 degree tilt makes the nearest at most about

@@ -318,7 +318,9 @@ def balanced_to_stickers(image: np.ndarray, floor: np.ndarray, view: TrayView = 
 
 def darkest_channel(tray: np.ndarray) -> np.ndarray:
     """Min over B, G, R: high only where a pixel is both bright and uncoloured (the dice's white)."""
-    return cv2.min(cv2.min(tray[:, :, 0], tray[:, :, 1]), tray[:, :, 2])
+    # (Split first: OpenCV copies a channel's strided view before it compares, three times as slow.)
+    blue, green, red = cv2.split(tray)
+    return cv2.min(cv2.min(blue, green), red)
 
 
 def whiteness(tray: np.ndarray) -> np.ndarray:
@@ -326,8 +328,9 @@ def whiteness(tray: np.ndarray) -> np.ndarray:
     from the floor. A light coloured floor (cream, beige, pale blue) is nearly as bright as the dice in
     its darkest channel, but coloured: this takes it well down, while the dice's white and grey stay
     (a lamp's colour cast leaves them a little colourful, hence only half)."""
-    darkest = darkest_channel(tray)
-    brightest = cv2.max(cv2.max(tray[:, :, 0], tray[:, :, 1]), tray[:, :, 2])
+    blue, green, red = cv2.split(tray)
+    darkest = cv2.min(cv2.min(blue, green), red)
+    brightest = cv2.max(cv2.max(blue, green), red)
     return cv2.subtract(darkest, cv2.subtract(brightest, darkest) // 2)
 
 
