@@ -28,9 +28,9 @@ generator's first hands): what it does on a new hand is the left-out figure abov
 same boards follow (``--no-shipped`` skips them): they say how well it learned the families, not how it
 meets a new hand. ``--new-hands`` reads the shipped reader itself on nine handwriting fonts that no network
 learned (``vision.synth.web_fonts.NEW_HAND_FONTS``; ``python -m vision.synth.web_fonts`` fetches them). The shipped
-reader reads its doubtful letters with a panel of letter networks (``vision.cells.close_look.LOOK_AGAIN_BELOW``), which
-the readers of the left-out table cannot have (each of the others saw the family); ``--no-panel`` reads the new hands
-without it, to compare.
+reader reads its doubtful letters with a panel of letter networks and a deeper, residual one that has half the say
+(``vision.cells.close_look.LOOK_AGAIN_BELOW``, ``DEEP_SHARE``), which the readers of the left-out table cannot have
+(each of the others saw the family); ``--no-panel`` reads the new hands without them, to compare.
 
 ``--camera-pixels`` draws every board as a camera at a table sees it: a font's letters written with the hand's
 dry-erase marker (no hairline thinner than the pen), and the board's pixels averaged down to the frame's scale
@@ -137,7 +137,7 @@ def _reader(model_path: Path | None, letters: bool, churches: bool = True, panel
     if not letters:
         reader.letters = None
     elif not panel and reader.letters is not None:
-        reader.letters = dataclasses.replace(reader.letters, panel=())
+        reader.letters = dataclasses.replace(reader.letters, panel=(), deep=None)
     if not churches:
         reader.churches = None
     return reader
@@ -161,7 +161,8 @@ def main() -> int:
     parser.add_argument("--new-hands", action="store_true",
                         help="also the shipped reader on hands no network learned (python -m vision.synth.web_fonts)")
     parser.add_argument("--no-panel", action="store_true",
-                        help="the shipped reader's doubtful letters without its panel of letter networks, to compare")
+                        help="the shipped reader's doubtful letters without its panel of letter networks (and the residual one), "
+                        "to compare")
     parser.add_argument("--shipped-model", type=Path, default=None,
                         help="the shipped reader's network from here (an earlier one, to compare; its look network "
                         "beside it)")
@@ -234,8 +235,10 @@ def main() -> int:
                           languages=("en", "it", "fr"), families=(NEW_HANDS.name,), walls_outer_only=True, **pictures)
         misread, confident, perfect = _figures(report)
         panel = len(shipped.letters.panel) if shipped.letters is not None else 0
+        deep = shipped.letters is not None and shipped.letters.deep is not None
         print(f"the shipped reader on {len(NEW_HANDS.letters)} hands no network learned"
-              f" ({f'a panel of {panel + 1} letter networks' if panel else 'no panel'} for doubtful letters):\n"
+              f" ({f'a panel of {panel + 1} letter networks' if panel else 'no panel'}"
+              f"{' and the residual one' if deep else ''} for doubtful letters):\n"
               f"  {NEW_HANDS.name:<14}{misread:>9.2%}{confident:>11.2%}{perfect:>11.1%}{_doubted(report):>9.1%}")
     if not args.no_shipped:
         print("the shipped reader (its network trained on every family) on the same boards:")

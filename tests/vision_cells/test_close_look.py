@@ -10,11 +10,13 @@ import pytest
 from companion.layout import ALL_CELLS, SIZE
 from vision.cells.churches import CHURCHES
 from vision.cells.close_look import (
+    DEEP_SHARE,
     LOOK_AGAIN_BELOW,
     LOOK_AGAIN_SCALES,
     TAUGHT_WEIGHT,
     StageNetwork,
     panel_reading,
+    residual_path,
 )
 from vision.cells.cnn import CNN_PATH
 from vision.cells.labels import GLYPH_CLASSES
@@ -182,15 +184,58 @@ def test_a_panel_reads_each_doubtful_cell_once_and_their_geometric_mean_is_folde
     assert not np.allclose(probs[doubtful], LETTERS.combine(before[doubtful], arithmetic))
 
 
+def test_the_residual_network_has_half_the_say_beside_the_panel():
+    """The stage's network, one panel network and the residual one (``deep``): the residual network is shown the
+    doubtful cells' first close crops once, like the panel, and its reading and the panel's count alike (a weighted
+    geometric mean: ``DEEP_SHARE``). Fails when the residual network is skipped, shown other crops, or counted as one
+    more panel member (a third of the say here) instead of half."""
+    rectified, cells, probs, first = _doubtful_board()
+    before = probs.copy()
+    one = _person_rows((S, 0.9, C, 0.1), (N, 0.7, C, 0.3))
+    deep_rows = _person_rows((C, 0.95, S, 0.05), (N, 0.2, C, 0.8))
+    member = ScriptedStage(None, None, LETTERS, replies=[one])  # type: ignore[arg-type]
+    deep = ScriptedStage(None, None, LETTERS, replies=[deep_rows])  # type: ignore[arg-type]
+    stage = ScriptedStage(None, None, LETTERS, (member,), deep, replies=[first])  # type: ignore[arg-type]
+    allowed = np.ones(len(GLYPH_CLASSES), bool)
+    stage.read(probs, rectified, cells, allowed, np.zeros(len(GLYPH_CLASSES)))
+
+    doubtful = [cells[0], cells[2]]
+    assert len(stage.shown) == 1 and len(deep.shown) == 1
+    assert np.array_equal(deep.shown[0], LETTERS.crops(rectified, doubtful))
+    kind = allowed & PERSON_CLASS
+    panel = panel_reading([first[[0, 2]], one], kind)
+    assert DEEP_SHARE == 0.5
+    half = panel_reading([panel, deep_rows], kind, (1 - DEEP_SHARE, DEEP_SHARE))
+    assert np.allclose(probs[doubtful], LETTERS.combine(before[doubtful], half))
+    as_a_member = panel_reading([first[[0, 2]], one, deep_rows], kind)
+    assert not np.allclose(probs[doubtful], LETTERS.combine(before[doubtful], as_a_member))
+
+
+def test_a_weighted_panel_reading_leans_towards_the_larger_share():
+    """Shares weigh each reading's logarithm: at 3 to 1 the reading with the larger share wins a class the two
+    readings dispute (0.8 against 0.2 each way: odds of 4 ** (3/4 - 1/4) = 2, so 2/3), where even shares leave them
+    tied; shares (1, 1) are the even mean."""
+    classes = PERSON_CLASS.copy()
+    a, b = _person_rows((S, 0.8, C, 0.2)), _person_rows((C, 0.8, S, 0.2))
+    for r in (a, b):
+        r[0, EMPTY] = 0.0
+    even = panel_reading([a, b], classes)
+    assert even[0, S] == pytest.approx(0.5)
+    assert np.allclose(panel_reading([a, b], classes, (1.0, 1.0)), even)
+    leaning = panel_reading([a, b], classes, (3.0, 1.0))
+    assert leaning[0, S] == pytest.approx(2 / 3) and leaning[0].sum() == pytest.approx(1.0)
+
+
 def test_a_head_fitted_to_the_seat_reads_its_doubtful_cells_without_the_panel():
     """A seat's own head knows that hand and the panel's networks do not: its doubtful cells are read again at the
     other scales by that head, and no panel network is asked."""
     rectified, cells, probs, first = _doubtful_board()
     member = ScriptedStage(None, None, LETTERS, replies=[])  # type: ignore[arg-type]
+    deep = ScriptedStage(None, None, LETTERS, replies=[])  # type: ignore[arg-type]
     again = np.concatenate([_person_rows((S, 1.0, C, 0.0), (N, 1.0, C, 0.0))] * len(LOOK_AGAIN_SCALES))
-    stage = ScriptedStage(None, object(), LETTERS, (member,), replies=[first, again])  # type: ignore[arg-type]
+    stage = ScriptedStage(None, object(), LETTERS, (member,), deep, replies=[first, again])  # type: ignore[arg-type]
     stage.read(probs, rectified, cells, np.ones(len(GLYPH_CLASSES), bool), np.zeros(len(GLYPH_CLASSES)), object())  # type: ignore[arg-type]
-    assert member.shown == [] and len(stage.shown) == 2
+    assert member.shown == [] and deep.shown == [] and len(stage.shown) == 2
 
 
 def test_a_panel_reading_is_the_normalised_geometric_mean_over_the_stages_classes():
@@ -209,16 +254,21 @@ def test_a_panel_reading_is_the_normalised_geometric_mean_over_the_stages_classe
 
 
 def test_only_the_shipped_networks_letters_are_read_by_a_panel():
-    """The shipped reader's letter stage has a panel, one network trained without each family; its church stage has
-    none (it gained nothing), and no reader whose network was trained without a family has one: that family must
-    be read by networks that never saw it (``bench_hands``' leave-one-out table). Fails when a network left without a
-    family is joined by one that learned it, or the shipped reader loses its panel."""
+    """The shipped reader's letter stage has a panel, one network trained without each family, and the residual
+    letter network; its church stage has neither (a panel gained nothing), and no reader whose network was trained
+    without a family has either: that family must be read by networks that never saw it (``bench_hands``'
+    leave-one-out table; the residual network learned every family). Fails when a network left without a family is
+    joined by one that learned it, or the shipped reader loses its panel or its residual network."""
     shipped = CellReader(model_path=CNN_PATH)
     assert shipped.letters is not None and shipped.churches is not None
     assert sorted(m.trunk is not None for m in shipped.letters.panel) == [True] * len(FAMILY_NAMES)
     assert LETTERS.panel_for(CNN_PATH) == tuple(
         sorted(unseen_model_path(f).with_name(f"letters_without_{f}.npz") for f in FAMILY_NAMES))
-    assert shipped.churches.panel == () and CHURCHES.panel_for(CNN_PATH) == ()
+    assert LETTERS.deep_for(CNN_PATH) == residual_path(LETTERS) == CNN_PATH.with_name("letters_residual.npz")
+    assert shipped.letters.deep is not None and shipped.letters.deep.trunk.adds is not None
+    assert shipped.churches.panel == () and shipped.churches.deep is None
+    assert CHURCHES.panel_for(CNN_PATH) == () and CHURCHES.deep_for(CNN_PATH) is None
     for family in FAMILY_NAMES:
         unseen = CellReader(model_path=unseen_model_path(family))
-        assert unseen.letters is not None and unseen.letters.panel == ()
+        assert unseen.letters is not None and unseen.letters.panel == () and unseen.letters.deep is None
+        assert LETTERS.deep_for(unseen_model_path(family)) is None

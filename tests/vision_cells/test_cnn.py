@@ -35,8 +35,9 @@ from vision.synth.board import random_city, render_board
 from vision.synth.drawings import Hand
 
 
-def _direct_conv_relu(x: np.ndarray, weight: np.ndarray, bias: np.ndarray) -> np.ndarray:
-    """x (h, w, c_in), weight (c_out, c_in, 3, 3) as PyTorch keeps it: 'same' conv, ReLU, by loops."""
+def _direct_conv_relu(x: np.ndarray, weight: np.ndarray, bias: np.ndarray, added: np.ndarray | None = None) -> np.ndarray:
+    """x (h, w, c_in), weight (c_out, c_in, 3, 3) as PyTorch keeps it: 'same' conv (``added`` added to it), ReLU,
+    by loops."""
     h, w, _ = x.shape
     padded = np.pad(x, ((1, 1), (1, 1), (0, 0)))
     out = np.zeros((h, w, len(weight)))
@@ -44,7 +45,7 @@ def _direct_conv_relu(x: np.ndarray, weight: np.ndarray, bias: np.ndarray) -> np
         for xx in range(w):
             patch = padded[y:y + 3, xx:xx + 3].transpose(2, 0, 1)  # (c_in, 3, 3)
             out[y, xx] = (weight * patch[None]).sum(axis=(1, 2, 3)) + bias
-    return np.maximum(out, 0)
+    return np.maximum(out if added is None else out + added, 0)
 
 
 def _pool(x: np.ndarray) -> np.ndarray:
@@ -66,22 +67,27 @@ def _ran_on(trunk: ConvTrunk) -> str:
 
 
 def _random_trunk(seed: int, channels: tuple[int, ...], pools: tuple[bool, ...] | None = None,
-                  global_average: bool = False) -> tuple[ConvTrunk, list[np.ndarray], list[np.ndarray]]:
+                  global_average: bool = False, adds: tuple[bool, ...] | None = None,
+                  ) -> tuple[ConvTrunk, list[np.ndarray], list[np.ndarray]]:
     """A trunk of random weights, and its weights and biases as PyTorch keeps them (for ``_direct_features``)."""
     rng = np.random.default_rng(seed)
     weights = [rng.normal(0, 0.5, (c_out, c_in, 3, 3)) for c_in, c_out in pairwise(channels)]
     biases = [rng.normal(0, 0.1, len(w)) for w in weights]
     trunk = ConvTrunk(tuple(w.transpose(2, 3, 1, 0).reshape(-1, len(w)).astype(np.float32) for w in weights),
-                      tuple(b.astype(np.float32) for b in biases), pools, global_average)
+                      tuple(b.astype(np.float32) for b in biases), pools, global_average, adds)
     return trunk, weights, biases
 
 
 def _direct_features(crop: np.ndarray, weights: list[np.ndarray], biases: list[np.ndarray],
-                     pools: tuple[bool, ...] | None = None, global_average: bool = False) -> np.ndarray:
-    """One crop (h, w) or (h, w, c) through the trunk by loops: flattened channel-first, or averaged."""
+                     pools: tuple[bool, ...] | None = None, global_average: bool = False,
+                     adds: tuple[bool, ...] | None = None) -> np.ndarray:
+    """One crop (h, w) or (h, w, c) through the trunk by loops: flattened channel-first, or averaged; ``adds``: which
+    convolutions have the input of the one before them added before their ReLU (a residual block's second)."""
     x = (crop[..., None] if crop.ndim == 2 else crop).astype(np.float64)
+    inputs = []
     for i, (w, b) in enumerate(zip(weights, biases, strict=True)):
-        x = _direct_conv_relu(x, w, b)
+        inputs.append(x)
+        x = _direct_conv_relu(x, w, b, inputs[i - 1] if adds is not None and adds[i] else None)
         x = _pool(x) if pools is None or pools[i] else x
     return x.mean(axis=(0, 1)) if global_average else x.transpose(2, 0, 1).ravel()
 
@@ -104,6 +110,23 @@ def test_deeper_trunk_matches_direct_convolution(runtime):
     assert got.shape == (3, 4) and _ran_on(trunk) == runtime
     for crop, row in zip(crops, got, strict=True):
         np.testing.assert_allclose(row, _direct_features(crop, weights, biases, pools, True), rtol=1e-4, atol=1e-5)
+
+
+def test_a_residual_trunk_matches_direct_convolution(runtime):
+    """The letter panel's residual network: a block's second convolution has the block's input added before its ReLU,
+    then pooled (a stem, a block, a pool, a stem, a block, the last map averaged)."""
+    pools = (False, False, True, False, False, False)
+    adds = (False, False, True, False, False, True)
+    trunk, weights, biases = _random_trunk(5, (1, 3, 3, 3, 4, 4, 4), pools, global_average=True, adds=adds)
+    crops = np.random.default_rng(15).random((3, 8, 12)).astype(np.float32)
+    got = trunk.features(crops)
+    assert got.shape == (3, 4) and _ran_on(trunk) == runtime
+    for crop, row in zip(crops, got, strict=True):
+        np.testing.assert_allclose(row, _direct_features(crop, weights, biases, pools, True, adds), rtol=1e-4,
+                                   atol=1e-5)
+    # Without the additions it is another network: the test tells them apart.
+    plain = _direct_features(crops[0], weights, biases, pools, True)
+    assert not np.allclose(got[0], plain, rtol=1e-3, atol=1e-3)
 
 
 def test_a_trunk_of_colour_crops_matches_direct_convolution(runtime):
@@ -239,7 +262,7 @@ def test_deeper_trunk_survives_save_and_load(tmp_path):
     path = tmp_path / "letters.npz"
     save_cnn(path, trunk, head)
     back = ConvTrunk.load(path)
-    assert back.pools == (False, True) and back.global_average
+    assert back.pools == (False, True) and back.global_average and back.adds is None
     crops = rng.random((2, 8, 8)).astype(np.float32)
     np.testing.assert_allclose(back.features(crops), trunk.features(crops), rtol=2e-3, atol=2e-3)
 

@@ -48,6 +48,15 @@ LOOK_AGAIN_SCALES = (0.9, 1.1)
 # the two other scales as well (18 readings a cell instead of 6) read 2.88 and 2.54 % at the first two, for three
 # times the work; an arithmetic mean of the panel, at every cell the stage reads, 3.02 % at 9300 against the
 # geometric mean's 2.86 %. The church stage's panel gained nothing (9300: 3.02 -> 3.01 % with both), so it has none.
+# The stage's residual network (``StageNetwork.deep``, ``train_letters --residual 16``: 16-32-64 channels, two
+# residual blocks a stage, 218,945 weights, about four times the letter network's work a crop) reads the doubtful
+# cells with the panel and has half the say: the panel's reading and its own, geometric mean. On held-out crops of
+# the hands it learned it misreads 5.14 % of the letters against the letter network's 6.38 %; stop 49's GPU trial
+# measured the same shape at 13.6 % on a family it never saw against 15.4 % (``train_letters``' docstring). Chosen at
+# the same dev seeds as the panel (2026-11-29, stop 58), misread 3.04 / 2.49 / 2.91 % with the panel alone: as a
+# seventh member 2.88 / 2.42 / 2.80 %, with half the say 2.57 / 2.36 / 2.59 %, deciding alone 2.50 / 2.34 / 2.65 %;
+# without doubt 0.03 / 0.00 / 0.02 % every way. From 0.8 or 0.9 (``LOOK_AGAIN_BELOW``) the same or 0.04 better.
+DEEP_SHARE = 0.5
 # The stage network's share in which one of its kind a cell is, when its head was fitted to the seat's own labelled
 # drawings (``seat_hand.SeatHand.stage_model``: a teaching sheet, corrections) rather than the stage's ``weight``:
 # a head that learned this very hand's letters knows them better than the cell networks that never saw it.
@@ -79,9 +88,18 @@ class CloseLook:
         """The networks that read the stage's doubtful cells beside its own (``LOOK_AGAIN_BELOW``): beside the shipped
         cell network's (``CNN_PATH``), the stage's networks trained without one family each (``UNSEEN_DIR``); beside
         any other, none, so that a network trained without a family never reads it beside one that learned it."""
-        if not self.panel or Path(model_path).resolve() != CNN_PATH.resolve():
+        if not self._shipped_panel(model_path):
             return ()
         return tuple(sorted(UNSEEN_DIR.glob(f"{self.name}_without_*.npz")))
+
+    def deep_for(self, model_path: Path) -> Path | None:
+        """The stage's residual network (``residual_path``), which reads the doubtful cells with the panel and has half
+        the say (``StageNetwork.deep``), where the panel is read (``panel_for``) and the network is there; else None."""
+        path = residual_path(self)
+        return path if self._shipped_panel(model_path) and path.is_file() else None
+
+    def _shipped_panel(self, model_path: Path) -> bool:
+        return self.panel and Path(model_path).resolve() == CNN_PATH.resolve()
 
     def __post_init__(self) -> None:
         if self.zoom * max(1.0, *LOOK_AGAIN_SCALES) > 1.0:
@@ -120,6 +138,12 @@ class CloseLook:
         return out
 
 
+def residual_path(look: CloseLook) -> Path:
+    """The stage's residual network (``train_letters --residual``): deeper than the stage's own, read only as one of
+    the shipped panel's members (``CloseLook.panel_for``)."""
+    return look.path_for(CNN_PATH).with_name(f"{look.name}_residual.npz")
+
+
 def close_from_cell_inks(inks: np.ndarray, zoom: float) -> np.ndarray:
     """Close crops (n, CROP_PX, CROP_PX) cut from cell ink maps (``features.cell_crops``: a cell and its
     margin): the middle ``zoom`` of each cell, scaled up to CROP_PX. What a seat's kept drawings look like to
@@ -142,10 +166,14 @@ class StageNetwork:
     head: CellModel
     look: CloseLook
     panel: tuple[StageNetwork, ...] = ()  # the stage's other networks, for its doubtful cells (``LOOK_AGAIN_BELOW``)
+    # A deeper network of the stage (``residual_path``) that reads the doubtful cells with the panel, its reading
+    # counting as much as the stage's and the panel's together (``DEEP_SHARE``).
+    deep: StageNetwork | None = None
 
     @classmethod
-    def load(cls, path: Path, look: CloseLook, panel: tuple[Path, ...] = ()) -> StageNetwork:
-        return cls(ConvTrunk.load(path), CellModel.load(path), look, tuple(cls.load(p, look) for p in panel))
+    def load(cls, path: Path, look: CloseLook, panel: tuple[Path, ...] = (), deep: Path | None = None) -> StageNetwork:
+        return cls(ConvTrunk.load(path), CellModel.load(path), look, tuple(cls.load(p, look) for p in panel),
+                   None if deep is None else cls.load(deep, look))
 
     def probabilities(self, crops: np.ndarray, allowed: np.ndarray, prior_shift: np.ndarray,
                       head: CellModel | None = None) -> np.ndarray:
@@ -170,10 +198,14 @@ class StageNetwork:
         again = np.flatnonzero(combined.max(axis=1) < LOOK_AGAIN_BELOW)
         if len(again):
             doubtful = [cells[k] for k in again]
-            if self.panel and not seat_head:
+            if (self.panel or self.deep is not None) and not seat_head:
                 # (A head fitted to a seat's own drawings knows that hand; the panel's networks do not.)
+                kind = allowed & self.look.classes
                 members = [m.probabilities(crops[again], allowed, prior_shift) for m in self.panel]
-                stage_again = panel_reading([stage[again], *members], allowed & self.look.classes)
+                stage_again = panel_reading([stage[again], *members], kind)
+                if self.deep is not None:
+                    deep = self.deep.probabilities(crops[again], allowed, prior_shift)
+                    stage_again = panel_reading([stage_again, deep], kind, (1.0 - DEEP_SHARE, DEEP_SHARE))
             else:
                 closer = np.concatenate([self.look.crops(rectified, doubtful, scale) for scale in LOOK_AGAIN_SCALES])
                 looks = self.probabilities(closer, allowed, prior_shift, head).reshape(len(LOOK_AGAIN_SCALES),
@@ -183,11 +215,14 @@ class StageNetwork:
         probs[cells] = combined
 
 
-def panel_reading(readings: list[np.ndarray], classes: np.ndarray) -> np.ndarray:
+def panel_reading(readings: list[np.ndarray], classes: np.ndarray, shares: tuple[float, ...] | None = None) -> np.ndarray:
     """Several networks' readings of the same cells (each (n, classes) probabilities) as one: their geometric mean
-    over ``classes`` (bool per class), normalised, 0 on every other class. A class one network all but rules out
-    stays unlikely whatever the others say; an arithmetic mean let one sure network outvote the rest."""
-    logs = np.mean([np.log(np.maximum(np.asarray(r, np.float64)[:, classes], 1e-12)) for r in readings], axis=0)
+    over ``classes`` (bool per class), weighted by ``shares`` (default even), normalised, 0 on every other class. A
+    class one network all but rules out stays unlikely whatever the others say; an arithmetic mean let one sure
+    network outvote the rest."""
+    weights = np.full(len(readings), 1.0 / len(readings)) if shares is None else np.asarray(shares, np.float64) / sum(shares)
+    logs = sum(w * np.log(np.maximum(np.asarray(r, np.float64)[:, classes], 1e-12))
+               for w, r in zip(weights, readings, strict=True))
     joint = np.exp(logs - logs.max(axis=1, keepdims=True))
     out = np.zeros((len(joint), len(classes)))
     out[:, classes] = joint / joint.sum(axis=1, keepdims=True)

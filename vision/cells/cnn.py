@@ -79,6 +79,9 @@ class ConvTrunk:
     # the last map is averaged over its places (the letter stage's deeper trunk) instead of flattened.
     pools: tuple[bool, ...] | None = None
     global_average: bool = False
+    # Whether each convolution's output has the input of the convolution before it added before its ReLU (the second
+    # convolution of a residual block, He et al. 2016: the letter panel's residual network); None: none has.
+    adds: tuple[bool, ...] | None = None
     # Each thread's own network of this trunk (``TrunkNetwork``; a ``cv2.dnn.Net`` is not to be run by two threads at
     # once, and the boards of a frame are read side by side), or False where no runtime can run it.
     _runtime: threading.local = field(default_factory=threading.local, init=False, repr=False, compare=False)
@@ -94,6 +97,9 @@ class ConvTrunk:
     def pooled(self, i: int) -> bool:
         return True if self.pools is None else self.pools[i]
 
+    def added(self, i: int) -> bool:
+        return False if self.adds is None else self.adds[i]
+
     @staticmethod
     def is_cnn_file(path: Path) -> bool:
         with np.load(path) as data:
@@ -106,7 +112,8 @@ class ConvTrunk:
             return cls(kernels=tuple(data[f"conv_w{i}"].astype(np.float32) for i in range(n)),
                        biases=tuple(data[f"conv_b{i}"].astype(np.float32) for i in range(n)),
                        pools=tuple(bool(p) for p in data["conv_pool"]) if "conv_pool" in data else None,
-                       global_average=bool(data["global_average"]) if "global_average" in data else False)
+                       global_average=bool(data["global_average"]) if "global_average" in data else False,
+                       adds=tuple(bool(a) for a in data["conv_add"]) if "conv_add" in data else None)
 
     def arrays(self) -> dict[str, np.ndarray]:
         """What ``load`` reads back (to be saved next to the head's arrays)."""
@@ -118,6 +125,8 @@ class ConvTrunk:
             out["conv_pool"] = np.array(self.pools, np.int8)
         if self.global_average:
             out["global_average"] = np.array(1, np.int8)
+        if self.adds is not None:
+            out["conv_add"] = np.array(self.adds, np.int8)
         return out
 
     def features(self, crops: np.ndarray) -> np.ndarray:
@@ -150,10 +159,17 @@ class ConvTrunk:
             return np.concatenate([self.features_numpy(crops[i:i + FEATURE_BATCH])
                                    for i in range(0, len(crops), FEATURE_BATCH)])
         x = np.ascontiguousarray(crops, dtype=np.float32)
+        inputs: list[np.ndarray] = []
         for i, (kernel, bias) in enumerate(zip(self.kernels, self.biases, strict=True)):
+            inputs.append(x)
             # ReLU(x + b) is monotonic per channel, so pooling first gives the same result on a quarter
-            # of the values.
+            # of the values (not with a residual's input added: it is pooled after).
             pool = self.pooled(i)
+            if self.added(i):
+                x = _conv3x3(x, kernel) + bias + inputs[i - 1]
+                np.maximum(x, 0.0, out=x)
+                x = _max_pool2(x) if pool else x
+                continue
             if i == 0 and kernel.shape[0] == 9:
                 x = _conv3x3_first(x, kernel, pool)
             else:
@@ -216,13 +232,19 @@ def trunk_graph(trunk: ConvTrunk) -> bytes | None:
     except ImportError:
         return None
     nodes, weights, x = [], [], "crops"
+    inputs: list[str] = []
     for i, (kernel, bias) in enumerate(zip(trunk.kernels, trunk.biases, strict=True)):
+        inputs.append(x)
         c_in, c_out = kernel.shape[0] // 9, kernel.shape[1]
         # Kernel rows are ordered (ky, kx, c_in); ONNX wants (c_out, c_in, ky, kx).
         w = np.ascontiguousarray(kernel.reshape(3, 3, c_in, c_out).transpose(3, 2, 0, 1), np.float32)
         weights += [numpy_helper.from_array(w, f"w{i}"), numpy_helper.from_array(bias.astype(np.float32), f"b{i}")]
-        nodes += [helper.make_node("Conv", [x, f"w{i}", f"b{i}"], [f"conv{i}"], kernel_shape=[3, 3], pads=[1, 1, 1, 1]),
-                  helper.make_node("Relu", [f"conv{i}"], [f"relu{i}"])]
+        nodes.append(helper.make_node("Conv", [x, f"w{i}", f"b{i}"], [f"conv{i}"], kernel_shape=[3, 3], pads=[1, 1, 1, 1]))
+        summed = f"conv{i}"
+        if trunk.added(i):
+            nodes.append(helper.make_node("Add", [f"conv{i}", inputs[i - 1]], [f"sum{i}"]))
+            summed = f"sum{i}"
+        nodes.append(helper.make_node("Relu", [summed], [f"relu{i}"]))
         x = f"relu{i}"
         if trunk.pooled(i):
             nodes.append(helper.make_node("MaxPool", [x], [f"pool{i}"], kernel_shape=[2, 2], strides=[2, 2]))

@@ -223,7 +223,7 @@ class CellReader:
         path = look.path_for(model_path)
         if self.trunk is None or path == Path(model_path) or not path.is_file():
             return None
-        return StageNetwork.load(path, look, look.panel_for(model_path))
+        return StageNetwork.load(path, look, look.panel_for(model_path), look.deep_for(model_path))
 
     def _read_in(self, language: str) -> None:
         """What the table's language decides: which letter is which person, and which are read at all."""

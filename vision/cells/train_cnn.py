@@ -192,17 +192,35 @@ def load_weights(net: Any, path: Path) -> None:
             layer.bias.copy_(torch.from_numpy(b))
 
 
-def export(net: Any) -> tuple[ConvTrunk, list[np.ndarray], list[np.ndarray]]:
-    """(trunk, head weights, head biases) as NumPy arrays."""
+def _flat_modules(net: Any) -> tuple[list[Any], set[int]]:
+    """(``net``'s layers in the order they run, residual blocks opened up; the places in it of the convolutions whose
+    output has the block's input added before their ReLU: each block's last)."""
     import torch.nn as nn
 
-    modules = list(net)
+    modules: list[Any] = []
+    adds: set[int] = set()
+    for m in net:
+        if getattr(m, "adds_input", False):  # a residual block (``_teacher_net``): body, then input added, then out
+            body = list(m.body)
+            modules += body
+            adds.add(len(modules) - 1 - next(k for k, b in enumerate(reversed(body)) if isinstance(b, nn.Conv2d)))
+            modules.append(m.out)
+        else:
+            modules.append(m)
+    return modules, adds
+
+
+def export(net: Any) -> tuple[ConvTrunk, list[np.ndarray], list[np.ndarray]]:
+    """(trunk, head weights, head biases) as NumPy arrays; a residual network's blocks too (``ConvTrunk.adds``)."""
+    import torch.nn as nn
+
+    modules, adding = _flat_modules(net)
     kernels, biases = [], []
     for k, conv in enumerate(modules):
         if not isinstance(conv, nn.Conv2d):
             continue
         w = conv.weight.detach().numpy().astype(np.float64)  # (out, in, 3, 3)
-        b = conv.bias.detach().numpy().astype(np.float64)
+        b = np.zeros(w.shape[0]) if conv.bias is None else conv.bias.detach().numpy().astype(np.float64)
         norm = modules[k + 1] if k + 1 < len(modules) else None
         if isinstance(norm, nn.BatchNorm2d):  # folded in, at its running statistics (the net is in eval mode)
             gain = norm.weight.detach().numpy() / np.sqrt(norm.running_var.detach().numpy() + norm.eps)
@@ -217,7 +235,9 @@ def export(net: Any) -> tuple[ConvTrunk, list[np.ndarray], list[np.ndarray]]:
     dense = [m for m in net if isinstance(m, nn.Linear)]
     weights = [m.weight.detach().numpy().T.astype(np.float32).copy() for m in dense]
     head_biases = [m.bias.detach().numpy().astype(np.float32).copy() for m in dense]
-    trunk = ConvTrunk(tuple(kernels), tuple(biases), None if all(pools) else pools, global_average)
+    adds = tuple(k in adding for k in conv_at)
+    trunk = ConvTrunk(tuple(kernels), tuple(biases), None if all(pools) else pools, global_average,
+                      adds if any(adds) else None)
     return trunk, weights, head_biases
 
 
@@ -274,6 +294,8 @@ def _teacher_net(n_classes: int, width: int = TEACHER_WIDTH) -> Any:
     import torch.nn as nn
 
     class Residual(nn.Module):
+        adds_input = True  # (``export`` opens it up: ``_flat_modules``)
+
         def __init__(self, channels: int) -> None:
             super().__init__()
             self.body = nn.Sequential(nn.Conv2d(channels, channels, 3, padding=1, bias=False),
@@ -403,7 +425,7 @@ def save_network(net: Any, train_x: np.ndarray, train_y: np.ndarray, val_x: np.n
     trunk, weights, biases = export(net)
     # Weights go through float16 in the file: export the trunk as it will be read back.
     trunk = ConvTrunk(tuple(k.astype(np.float16).astype(np.float32) for k in trunk.kernels), trunk.biases, trunk.pools,
-                      trunk.global_average)
+                      trunk.global_average, trunk.adds)
     features = trunk.features(train_x[:1].astype(np.float32))
     n_features = features.shape[1]
     picks: list[int] = []

@@ -147,7 +147,7 @@ import numpy as np
 
 from companion.layout import LAYOUT, SIZE, cell_index, empty_city
 from vision.cells.churches import CHURCHES
-from vision.cells.close_look import CloseLook, StageNetwork
+from vision.cells.close_look import CloseLook, StageNetwork, residual_path
 from vision.cells.cnn import CNN_PATH
 from vision.cells.dataset import TRAINING_CELL_PX, load_digit_split, photographed_board
 from vision.cells.labels import GLYPH_CLASSES, PERSON_LETTERS, TRAINING_LANGUAGES, glyph_for_char
@@ -274,11 +274,14 @@ def share_misread(scores: np.ndarray, y: np.ndarray, look: CloseLook) -> float:
 
 def fit(sources: tuple[str, ...], data: dict[str, tuple[np.ndarray, np.ndarray]], out: Path, epochs: int,
         seed: int, threads: int, *, look: CloseLook = LETTERS, held_out: str | None = None, device: str = "cpu",
-        teacher_epochs: int = 0, convs_per_stage: int = 1, global_average: bool = False) -> None:
+        teacher_epochs: int = 0, convs_per_stage: int = 1, global_average: bool = False,
+        residual_width: int = 0) -> None:
     """A stage network on ``sources``' crops, the last ``VAL_SHARE`` of each set held out; ``held_out``: the family
     left out, whose crops it then reads (printed: the figure a new hand's letters alone give). ``teacher_epochs``:
-    first a teacher (``train_cnn.train_teacher``) on the same crops, whose reading the network learns too."""
-    from vision.cells.train_cnn import network_logits, train_on, train_teacher
+    first a teacher (``train_cnn.train_teacher``) on the same crops, whose reading the network learns too.
+    ``residual_width``: instead, a residual network of that width (``train_cnn._teacher_net``: the letter panel's,
+    ``close_look.residual_path``), fitted as a teacher is and written as a stage network."""
+    from vision.cells.train_cnn import network_logits, save_network, train_on, train_teacher
 
     train_x, train_y, val_x, val_y = [], [], [], []
     for fam in sources:
@@ -290,6 +293,14 @@ def fit(sources: tuple[str, ...], data: dict[str, tuple[np.ndarray, np.ndarray]]
         val_y.append(y[cut:])
     print(f"== {out.name}: {sum(len(y) for y in train_y)} crops of {', '.join(sources)}", flush=True)
     tx, ty = np.concatenate(train_x), np.concatenate(train_y).astype(np.int64)
+    if residual_width:
+        import torch
+
+        torch.set_num_threads(threads)
+        net = train_teacher(tx, ty, epochs=epochs, seed=seed, device=device, width=residual_width)
+        save_network(net.cpu(), tx, ty, np.concatenate(val_x), np.concatenate(val_y).astype(np.int64), out=out,
+                     seed=seed, trained_on=sources)
+        return
     teacher = None
     if teacher_epochs:
         teacher = train_teacher(tx, ty, epochs=teacher_epochs, seed=seed, device=device)
@@ -332,12 +343,18 @@ def main(argv: list[str] | None = None) -> int:
                         help="first fit a large teacher network this long and distil it into each network "
                         "(train_cnn.train_teacher; a GPU's work)")
     parser.add_argument("--convs-per-stage", type=int, default=None, help="default the stage's")
+    parser.add_argument("--residual", type=int, default=0, metavar="WIDTH",
+                        help="the letter panel's residual network of this width on every set instead (16: "
+                        "close_look.residual_path; --only shipped)")
     parser.add_argument("--global-average", type=int, choices=(0, 1), default=None, help="default the stage's")
     parser.add_argument("--workers", type=int, default=2, help="processes drawing the boards")
     parser.add_argument("--letter-widths", type=float, nargs=2, default=None, metavar=("NARROWEST", "WIDEST"),
                         help="hands write letters and digits narrower or wider than their fonts, by up to these "
                         "factors (Hand.letter_width); default the stage's")
     args = parser.parse_args(argv)
+    if args.residual and args.only != "shipped":
+        print("--residual trains the shipped panel's member alone: give --only shipped")
+        return 2
     recipe = STAGES[args.stage]
     web_pool_boards = recipe.web_pool_boards if args.web_pool_boards is None else args.web_pool_boards
     cursive_boards = recipe.cursive_pool_boards if args.cursive_pool_boards is None else args.cursive_pool_boards
@@ -371,9 +388,9 @@ def main(argv: list[str] | None = None) -> int:
             fit(kept, data, out if out_dir is None else out_dir / out.name, args.epochs, seed, args.threads, look=look,
                 held_out=fam, device=args.device, teacher_epochs=args.teacher_epochs, **shape)
     if args.only in (None, "shipped"):
-        out = look.path_for(CNN_PATH)
+        out = residual_path(look) if args.residual else look.path_for(CNN_PATH)
         fit(sets, data, out if out_dir is None else out_dir / out.name, args.epochs, seed, args.threads, look=look,
-            device=args.device, teacher_epochs=args.teacher_epochs, **shape)
+            device=args.device, teacher_epochs=args.teacher_epochs, residual_width=args.residual, **shape)
     return 0
 
 
