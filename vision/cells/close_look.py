@@ -77,6 +77,7 @@ class CloseLook:
     read_from: float  # a cell is read when the cell networks give the kind at least this much of it
     weight: float  # the stage network's share in which one of its kind a cell is (the cell networks' the rest)
     panel: bool = False  # whether the shipped network reads its doubtful cells with a panel (``panel_for``)
+    deep: bool = False  # ... and with the stage's residual network (``deep_for``)
 
     def path_for(self, model_path: Path) -> Path:
         """The stage's network that goes with a cell network: ``cnn.npz`` -> ``<name>.npz``,
@@ -88,18 +89,16 @@ class CloseLook:
         """The networks that read the stage's doubtful cells beside its own (``LOOK_AGAIN_BELOW``): beside the shipped
         cell network's (``CNN_PATH``), the stage's networks trained without one family each (``UNSEEN_DIR``); beside
         any other, none, so that a network trained without a family never reads it beside one that learned it."""
-        if not self._shipped_panel(model_path):
+        if not self.panel or not _shipped(model_path):
             return ()
         return tuple(sorted(UNSEEN_DIR.glob(f"{self.name}_without_*.npz")))
 
     def deep_for(self, model_path: Path) -> Path | None:
         """The stage's residual network (``residual_path``), which reads the doubtful cells with the panel and has half
-        the say (``StageNetwork.deep``), where the panel is read (``panel_for``) and the network is there; else None."""
+        the say (``StageNetwork.deep``): beside the shipped cell network, where the stage has one; else None (it learned
+        every family, as the panel's networks together did)."""
         path = residual_path(self)
-        return path if self._shipped_panel(model_path) and path.is_file() else None
-
-    def _shipped_panel(self, model_path: Path) -> bool:
-        return self.panel and Path(model_path).resolve() == CNN_PATH.resolve()
+        return path if self.deep and _shipped(model_path) and path.is_file() else None
 
     def __post_init__(self) -> None:
         if self.zoom * max(1.0, *LOOK_AGAIN_SCALES) > 1.0:
@@ -136,6 +135,10 @@ class CloseLook:
         within = kind / np.maximum(mass, 1e-12)
         out[:, self.classes] = mass * ((1.0 - weight) * within + weight * stage[:, self.classes])
         return out
+
+
+def _shipped(model_path: Path) -> bool:
+    return Path(model_path).resolve() == CNN_PATH.resolve()
 
 
 def residual_path(look: CloseLook) -> Path:

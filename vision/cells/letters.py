@@ -63,7 +63,7 @@ LETTER_FROM = 0.5
 # Set to an even split before any measurement, not tuned on a family.
 LETTER_WEIGHT = 0.5
 PERSON_CLASS = np.array([g.startswith("p") for g in GLYPH_CLASSES])
-LETTERS = CloseLook("letters", PERSON_CLASS, LETTER_ZOOM, LETTER_FROM, LETTER_WEIGHT, panel=True)
+LETTERS = CloseLook("letters", PERSON_CLASS, LETTER_ZOOM, LETTER_FROM, LETTER_WEIGHT, panel=True, deep=True)
 
 
 def letters_path_for(model_path: Path) -> Path:
