@@ -211,6 +211,25 @@ def test_the_residual_network_has_half_the_say_beside_the_panel():
     assert not np.allclose(probs[doubtful], LETTERS.combine(before[doubtful], as_a_member))
 
 
+def test_a_stage_without_a_panel_reads_its_doubtful_cells_with_its_residual_network_alone():
+    """The church stage's way: no panel, a residual network. A doubtful cell is read by the residual network from the
+    same crop (not by the stage's network again at other scales), the two readings half and half. Fails when the
+    residual network is skipped for want of a panel."""
+    rectified, cells, probs, first = _doubtful_board()
+    before = probs.copy()
+    deep_rows = _person_rows((C, 0.95, S, 0.05), (N, 0.2, C, 0.8))
+    deep = ScriptedStage(None, None, LETTERS, replies=[deep_rows])  # type: ignore[arg-type]
+    stage = ScriptedStage(None, None, LETTERS, (), deep, replies=[first])  # type: ignore[arg-type]
+    allowed = np.ones(len(GLYPH_CLASSES), bool)
+    stage.read(probs, rectified, cells, allowed, np.zeros(len(GLYPH_CLASSES)))
+
+    doubtful = [cells[0], cells[2]]
+    assert len(stage.shown) == 1 and len(deep.shown) == 1
+    kind = allowed & PERSON_CLASS
+    half = panel_reading([first[[0, 2]], deep_rows], kind)
+    assert np.allclose(probs[doubtful], LETTERS.combine(before[doubtful], half))
+
+
 def test_a_weighted_panel_reading_leans_towards_the_larger_share():
     """Shares weigh each reading's logarithm: at 3 to 1 the reading with the larger share wins a class the two
     readings dispute (0.8 against 0.2 each way: odds of 4 ** (3/4 - 1/4) = 2, so 2/3), where even shares leave them
@@ -255,10 +274,10 @@ def test_a_panel_reading_is_the_normalised_geometric_mean_over_the_stages_classe
 
 def test_only_the_shipped_networks_letters_are_read_by_a_panel():
     """The shipped reader's letter stage has a panel, one network trained without each family, and the residual
-    letter network; its church stage has neither (a panel gained nothing), and no reader whose network was trained
-    without a family has either: that family must be read by networks that never saw it (``bench_hands``'
-    leave-one-out table; the residual network learned every family). Fails when a network left without a family is
-    joined by one that learned it, or the shipped reader loses its panel or its residual network."""
+    letter network; its church stage has the residual church network and no panel (a panel gained nothing), and no
+    reader whose network was trained without a family has either: that family must be read by networks that never saw
+    it (``bench_hands``' leave-one-out table; the residual networks learned every family). Fails when a network left
+    without a family is joined by one that learned it, or the shipped reader loses its panel or a residual network."""
     shipped = CellReader(model_path=CNN_PATH)
     assert shipped.letters is not None and shipped.churches is not None
     assert sorted(m.trunk is not None for m in shipped.letters.panel) == [True] * len(FAMILY_NAMES)
@@ -266,9 +285,11 @@ def test_only_the_shipped_networks_letters_are_read_by_a_panel():
         sorted(unseen_model_path(f).with_name(f"letters_without_{f}.npz") for f in FAMILY_NAMES))
     assert LETTERS.deep_for(CNN_PATH) == residual_path(LETTERS) == CNN_PATH.with_name("letters_residual.npz")
     assert shipped.letters.deep is not None and shipped.letters.deep.trunk.adds is not None
-    assert shipped.churches.panel == () and shipped.churches.deep is None
-    assert CHURCHES.panel_for(CNN_PATH) == () and CHURCHES.deep_for(CNN_PATH) is None
+    assert shipped.churches.panel == () and CHURCHES.panel_for(CNN_PATH) == ()
+    assert shipped.churches.deep is not None and shipped.churches.deep.trunk.adds is not None
+    assert CHURCHES.deep_for(CNN_PATH) == CNN_PATH.with_name("churches_residual.npz")
     for family in FAMILY_NAMES:
         unseen = CellReader(model_path=unseen_model_path(family))
         assert unseen.letters is not None and unseen.letters.panel == () and unseen.letters.deep is None
-        assert LETTERS.deep_for(unseen_model_path(family)) is None
+        assert unseen.churches is not None and unseen.churches.deep is None
+        assert LETTERS.deep_for(unseen_model_path(family)) is None and CHURCHES.deep_for(unseen_model_path(family)) is None
