@@ -28,9 +28,10 @@ generator's first hands): what it does on a new hand is the left-out figure abov
 same boards follow (``--no-shipped`` skips them): they say how well it learned the families, not how it
 meets a new hand. ``--new-hands`` reads the shipped reader itself on nine handwriting fonts that no network
 learned (``vision.synth.web_fonts.NEW_HAND_FONTS``; ``python -m vision.synth.web_fonts`` fetches them). The shipped
-reader reads its doubtful letters with a panel of letter networks and a deeper, residual one that has half the say
-(``vision.cells.close_look.LOOK_AGAIN_BELOW``, ``DEEP_SHARE``), which the readers of the left-out table cannot have
-(each of the others saw the family); ``--no-panel`` reads the new hands without them, to compare.
+reader reads its doubtful letters with a panel of letter networks and a deeper, residual one that has half the say,
+and its doubtful churches with a residual church network (``vision.cells.close_look.LOOK_AGAIN_BELOW``,
+``DEEP_SHARE``), which the readers of the left-out table cannot have (each of the others saw the family);
+``--no-panel`` reads the new hands without them, to compare.
 
 ``--camera-pixels`` draws every board as a camera at a table sees it: a font's letters written with the hand's
 dry-erase marker (no hairline thinner than the pen), and the board's pixels averaged down to the frame's scale
@@ -140,6 +141,8 @@ def _reader(model_path: Path | None, letters: bool, churches: bool = True, panel
         reader.letters = dataclasses.replace(reader.letters, panel=(), deep=None)
     if not churches:
         reader.churches = None
+    elif not panel and reader.churches is not None:
+        reader.churches = dataclasses.replace(reader.churches, deep=None)
     return reader
 
 
@@ -161,7 +164,7 @@ def main() -> int:
     parser.add_argument("--new-hands", action="store_true",
                         help="also the shipped reader on hands no network learned (python -m vision.synth.web_fonts)")
     parser.add_argument("--no-panel", action="store_true",
-                        help="the shipped reader's doubtful letters without its panel of letter networks (and the residual one), "
+                        help="the shipped reader's doubtful letters and churches without its panel and its residual networks, "
                         "to compare")
     parser.add_argument("--shipped-model", type=Path, default=None,
                         help="the shipped reader's network from here (an earlier one, to compare; its look network "
@@ -236,9 +239,11 @@ def main() -> int:
         misread, confident, perfect = _figures(report)
         panel = len(shipped.letters.panel) if shipped.letters is not None else 0
         deep = shipped.letters is not None and shipped.letters.deep is not None
+        church_deep = shipped.churches is not None and shipped.churches.deep is not None
         print(f"the shipped reader on {len(NEW_HANDS.letters)} hands no network learned"
               f" ({f'a panel of {panel + 1} letter networks' if panel else 'no panel'}"
-              f"{' and the residual one' if deep else ''} for doubtful letters):\n"
+              f"{' and the residual one' if deep else ''} for doubtful letters"
+              f"{', the residual church network for doubtful churches' if church_deep else ''}):\n"
               f"  {NEW_HANDS.name:<14}{misread:>9.2%}{confident:>11.2%}{perfect:>11.1%}{_doubted(report):>9.1%}")
     if not args.no_shipped:
         print("the shipped reader (its network trained on every family) on the same boards:")
