@@ -143,7 +143,8 @@ def _shipped_trunks() -> list[Path]:
     from vision.dice.faces import faces_path
 
     cells = CNN_PATH.parent
-    return [cells / f"{name}.npz" for name in ("cnn", "cnn_second", "look", "letters", "churches")] + [faces_path()]
+    names = ("cnn", "cnn_second", "look", "letters", "churches", "letters_residual", "churches_residual")
+    return [cells / f"{name}.npz" for name in names] + [faces_path()]
 
 
 @pytest.mark.parametrize("name", ["onnxruntime", "opencv"])

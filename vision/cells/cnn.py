@@ -80,7 +80,7 @@ class ConvTrunk:
     pools: tuple[bool, ...] | None = None
     global_average: bool = False
     # Whether each convolution's output has the input of the convolution before it added before its ReLU (the second
-    # convolution of a residual block, He et al. 2016: the letter panel's residual network); None: none has.
+    # convolution of a residual block, He et al. 2016: the close-look stages' residual networks); None: none has.
     adds: tuple[bool, ...] | None = None
     # Each thread's own network of this trunk (``TrunkNetwork``; a ``cv2.dnn.Net`` is not to be run by two threads at
     # once, and the boards of a frame are read side by side), or False where no runtime can run it.
@@ -159,16 +159,17 @@ class ConvTrunk:
             return np.concatenate([self.features_numpy(crops[i:i + FEATURE_BATCH])
                                    for i in range(0, len(crops), FEATURE_BATCH)])
         x = np.ascontiguousarray(crops, dtype=np.float32)
-        inputs: list[np.ndarray] = []
+        block_input = x  # the input of the convolution before this one (a residual block's, for its second)
         for i, (kernel, bias) in enumerate(zip(self.kernels, self.biases, strict=True)):
-            inputs.append(x)
+            conv_input = x
             # ReLU(x + b) is monotonic per channel, so pooling first gives the same result on a quarter
             # of the values (not with a residual's input added: it is pooled after).
             pool = self.pooled(i)
             if self.added(i):
-                x = _conv3x3(x, kernel) + bias + inputs[i - 1]
+                x = _conv3x3(x, kernel) + bias + block_input
                 np.maximum(x, 0.0, out=x)
                 x = _max_pool2(x) if pool else x
+                block_input = conv_input
                 continue
             if i == 0 and kernel.shape[0] == 9:
                 x = _conv3x3_first(x, kernel, pool)
@@ -176,6 +177,7 @@ class ConvTrunk:
                 x = _max_pool2(_conv3x3(x, kernel)) if pool else _conv3x3(x, kernel)
             x += bias
             np.maximum(x, 0.0, out=x)
+            block_input = conv_input
         if self.global_average:
             return x.mean(axis=(1, 2))
         return np.ascontiguousarray(x.transpose(0, 3, 1, 2)).reshape(len(x), -1)
