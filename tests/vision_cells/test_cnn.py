@@ -113,7 +113,7 @@ def test_deeper_trunk_matches_direct_convolution(runtime):
 
 
 def test_a_residual_trunk_matches_direct_convolution(runtime):
-    """The letter panel's residual network: a block's second convolution has the block's input added before its ReLU,
+    """The close-look stages' residual networks: a block's second convolution has the block's input added before its ReLU,
     then pooled (a stem, a block, a pool, a stem, a block, the last map averaged)."""
     pools = (False, False, True, False, False, False)
     adds = (False, False, True, False, False, True)

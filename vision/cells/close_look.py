@@ -148,7 +148,7 @@ def _shipped(model_path: Path) -> bool:
 def residual_path(look: CloseLook) -> Path:
     """The stage's residual network (``train_letters --residual``): deeper than the stage's own, read only beside the
     shipped cell network, on the cells its panel reads (``CloseLook.deep_for``)."""
-    return look.path_for(CNN_PATH).with_name(f"{look.name}_residual.npz")
+    return CNN_PATH.with_name(f"{look.name}_residual.npz")
 
 
 def close_from_cell_inks(inks: np.ndarray, zoom: float) -> np.ndarray:

@@ -287,8 +287,8 @@ def fit(sources: tuple[str, ...], data: dict[str, tuple[np.ndarray, np.ndarray]]
     """A stage network on ``sources``' crops, the last ``VAL_SHARE`` of each set held out; ``held_out``: the family
     left out, whose crops it then reads (printed: the figure a new hand's letters alone give). ``teacher_epochs``:
     first a teacher (``train_cnn.train_teacher``) on the same crops, whose reading the network learns too.
-    ``residual_width``: instead, a residual network of that width (``train_cnn._teacher_net``: the letter panel's,
-    ``close_look.residual_path``), fitted as a teacher is and written as a stage network."""
+    ``residual_width``: instead, a residual network of that width (``train_cnn._teacher_net``: the stage's residual
+    network, ``close_look.residual_path``), fitted as a teacher is and written as a stage network."""
     from vision.cells.train_cnn import network_logits, save_network, train_on, train_teacher
 
     train_x, train_y, val_x, val_y = [], [], [], []
@@ -352,7 +352,7 @@ def main(argv: list[str] | None = None) -> int:
                         "(train_cnn.train_teacher; a GPU's work)")
     parser.add_argument("--convs-per-stage", type=int, default=None, help="default the stage's")
     parser.add_argument("--residual", type=int, default=0, metavar="WIDTH",
-                        help="the letter panel's residual network of this width on every set instead (16: "
+                        help="the stage's residual network of this width on every set instead (16: "
                         "close_look.residual_path; --only shipped)")
     parser.add_argument("--global-average", type=int, choices=(0, 1), default=None, help="default the stage's")
     parser.add_argument("--workers", type=int, default=2, help="processes drawing the boards")
@@ -361,7 +361,7 @@ def main(argv: list[str] | None = None) -> int:
                         "factors (Hand.letter_width); default the stage's")
     args = parser.parse_args(argv)
     if args.residual and args.only != "shipped":
-        print("--residual trains the shipped panel's member alone: give --only shipped")
+        print("--residual trains the shipped reader's residual network alone: give --only shipped")
         return 2
     recipe = STAGES[args.stage]
     web_pool_boards = recipe.web_pool_boards if args.web_pool_boards is None else args.web_pool_boards
