@@ -51,7 +51,7 @@ The board is found in the frame by its markers, as the pipeline finds it, and re
 photo: the very same boards, read by the networks that never saw the family. With ``--camera-processing`` the
 photo is processed as a camera sends it (a Pi sends no JPEG; the rest holds).
 
-``--by-font`` splits each family's figures by where its letters and digits come from (a font, a Hershey font,
+``--by-font`` splits each family's figures (and the new hands') by where its letters and digits come from (a font, a Hershey font,
 the stroke font): a family's misreads are seldom spread over its hands, and which hand they come from says
 what the networks have not met (a school cursive's capitals, one font's J).
 """
@@ -146,6 +146,12 @@ def _reader(model_path: Path | None, letters: bool, churches: bool = True, panel
     return reader
 
 
+def _worst_classes(report: Report, count: int = 3) -> str:
+    """The classes misread most often, as a share of their cells: 'pG 15/36' is 15 of 36 cells misread."""
+    worst = sorted(report.per_class.items(), key=lambda kv: -kv[1][1] / max(kv[1][0], 1))[:count]
+    return ", ".join(f"{g} {w}/{s}" for g, (s, w) in worst if w)
+
+
 def _add(total: Report, report: Report) -> None:
     for name in ("boards", "cells", "cell_errors", "errors_flagged", "right_flagged", "boards_perfect", "not_found"):
         setattr(total, name, getattr(total, name) + getattr(report, name))
@@ -215,10 +221,9 @@ def main() -> int:
                           languages=("en", "it", "fr"), families=(family,), walls_outer_only=True, **pictures)
         misread, confident, perfect = _figures(report)
         worst_misread, worst_confident = max(worst_misread, misread), max(worst_confident, confident)
-        worst = sorted(report.per_class.items(), key=lambda kv: -kv[1][1] / max(kv[1][0], 1))[:3]
         digits = report.digit_right / max(report.digit_cells, 1)
         print(f"{family:<16}{misread:>9.2%}{confident:>11.2%}{perfect:>11.1%}{_doubted(report):>9.1%}{digits:>9.1%}  "
-              + ", ".join(f"{g} {w}/{s}" for g, (s, w) in worst if w))
+              + _worst_classes(report))
         if args.by_font:
             print(_by_letter_source(report))
         _add(totals, report)
@@ -244,7 +249,10 @@ def main() -> int:
               f" ({f'a panel of {panel + 1} letter networks' if panel else 'no panel'}"
               f"{' and the residual one' if deep else ''} for doubtful letters"
               f"{', the residual church network for doubtful churches' if church_deep else ''}):\n"
-              f"  {NEW_HANDS.name:<14}{misread:>9.2%}{confident:>11.2%}{perfect:>11.1%}{_doubted(report):>9.1%}")
+              f"  {NEW_HANDS.name:<14}{misread:>9.2%}{confident:>11.2%}{perfect:>11.1%}{_doubted(report):>9.1%}"
+              f"{report.digit_right / max(report.digit_cells, 1):>9.1%}  {_worst_classes(report)}")
+        if args.by_font:
+            print(_by_letter_source(report))
     if not args.no_shipped:
         print("the shipped reader (its network trained on every family) on the same boards:")
         for family in args.families:
