@@ -61,6 +61,13 @@ LOOK_AGAIN_SCALES = (0.9, 1.1)
 # (it has no panel): at the same seeds, with the letters' residual network, 2.57 / 2.36 / 2.59 -> 2.50 / 2.33 / 2.46 %
 # (churches misread 39 -> 35, 16 -> 14, 38 -> 31), without doubt the same.
 DEEP_SHARE = 0.5
+# Tried and not kept (stop 59, 2026-11-29): a second residual letter network, the same shape and fit on the shipped
+# recipe's sets and the third pool's 800 boards too (``train_letters --cursive-pool-boards 800``, 95 script and school
+# hands; 132,080 crops, fit seed 2, 43 minutes on two threads), beside the first with their geometric mean as the
+# residual reading: the dev seeds 2.50 / 2.33 / 2.46 -> 2.42 / 2.20 / 2.41 % (in place of the first 2.57 / 2.21 /
+# 2.46 %, as a seventh panel member 2.46 / 2.28 / 2.42 %), but the benchmark's seed (4247) 2.89 -> 3.01 % at 60 boards
+# and 2.93 -> 2.98 % at 200: 12 fewer misread of 26,650 cells in all, within what the boards' draw moves. Nor does the
+# residual network read at the tighter and wider crops too (``LOOK_AGAIN_SCALES``, averaged): 2.54 / 2.41 / 2.47 %.
 # The stage network's share in which one of its kind a cell is, when its head was fitted to the seat's own labelled
 # drawings (``seat_hand.SeatHand.stage_model``: a teaching sheet, corrections) rather than the stage's ``weight``:
 # a head that learned this very hand's letters knows them better than the cell networks that never saw it.
