@@ -2,16 +2,18 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
 import pytest
 
 from companion.layout import ALL_CELLS, SIZE
-from vision.cells.churches import CHURCH_CLASS, CHURCH_FROM, CHURCH_ZOOM, CHURCHES
+from vision.cells.churches import CHURCH_CLASS, CHURCH_FROM, CHURCH_SURE_FROM, CHURCH_ZOOM, CHURCHES
 from vision.cells.close_look import StageNetwork
 from vision.cells.features import cell_crops
 from vision.cells.labels import GLYPH_CLASSES
+from vision.cells.letters import LETTERS
 from vision.cells.reader import DEFAULT_MODEL_PATH, CellReader
 from vision.cells.train_letters import _stage_part, church_city
 
@@ -50,10 +52,28 @@ def test_a_church_crop_shows_its_cell_without_the_margin():
 
 def test_the_church_stage_reads_only_cells_taken_for_a_church():
     probs = np.zeros((3, len(GLYPH_CLASSES)))
-    probs[0, THREE], probs[0, EMPTY] = CHURCH_FROM + 0.01, 1 - CHURCH_FROM - 0.01
+    probs[0, THREE], probs[0, ONE], probs[0, EMPTY] = CHURCH_FROM - 0.09, 0.1, 1 - CHURCH_FROM - 0.01
     probs[1, THREE], probs[1, EMPTY] = CHURCH_FROM - 0.01, 1 - CHURCH_FROM + 0.01
     probs[2, THREE], probs[2, ONE], probs[2, EMPTY] = 0.3, 0.3, 0.4  # two digits together
     assert CHURCHES.wants(probs).tolist() == [True, False, True]
+
+
+def test_the_church_stage_leaves_a_digit_the_cell_networks_are_sure_of():
+    """A church whose digit the cell networks give CHURCH_SURE_FROM or more of the churches' share is not read again,
+    however small that share (it is which digit that is sure); one a little under is, and the letter stage reads a
+    person however sure its letter (its reading doubts wrong ones). Fails when the cut is dropped, measured on the
+    whole row rather than within the churches, or applied to letters."""
+    assert 0.998 < CHURCH_SURE_FROM < 0.9995
+    probs = np.zeros((4, len(GLYPH_CLASSES)))
+    probs[0, THREE] = 1.0
+    probs[1, THREE], probs[1, ONE] = 0.6 * 0.9995, 0.6 * 0.0005
+    probs[1, EMPTY] = 0.4
+    probs[2, THREE], probs[2, ONE] = 0.99, 0.01
+    probs[3, THREE], probs[3, ONE], probs[3, EMPTY] = 0.55 * 0.998, 0.55 * 0.002, 0.45
+    assert CHURCHES.wants(probs).tolist() == [False, False, True, True]
+    persons = np.zeros((1, len(GLYPH_CLASSES)))
+    persons[0, GLYPH_CLASSES.index("pC")] = 1.0
+    assert LETTERS.wants(persons).tolist() == [True]
 
 
 def test_the_church_stage_moves_only_the_digit_and_keeps_the_churches_share():
@@ -79,26 +99,33 @@ def churches_say_three(stage_says):
 
 
 def test_the_reader_reads_the_digit_of_every_church_again(busy_city, churches_say_three, close_up_board):
-    """With a church network that sees a 3 in every crop, every church of another size is read as a 3 or
-    doubted; the other cells are read as without it. Fails when the reader leaves the church stage out."""
+    """With a church network that sees a 3 in every crop and no cut for sure digits, every church of another size is
+    read as a 3 or doubted; the other cells are read as without it. With the shipped cut (``CHURCH_SURE_FROM``) a
+    neat hand's churches, every digit of which the cell networks are sure of, keep their digits. Fails when the reader
+    leaves the church stage out, or reads the digits it is sure of again."""
     rectified = close_up_board(busy_city, 5)
     plain = CellReader("en", model_path=churches_say_three)
     assert plain.churches is not None and plain.letters is None
+    cut = CellReader("en", model_path=churches_say_three)
+    assert cut.churches is not None and cut.churches.look.sure_from == CHURCH_SURE_FROM
+    plain.churches = replace(plain.churches, look=replace(plain.churches.look, sure_from=None))
     CHURCHES.path_for(churches_say_three).unlink()
     without = CellReader("en", model_path=churches_say_three)
     assert without.churches is None
     city, confidence, uncertain = plain.read(rectified)
     city_before, _, _ = without.read(rectified)
+    city_cut, confidence_cut, uncertain_cut = cut.read(rectified)
     churches = _churches(busy_city)
     assert len(churches) == 5
     for name in churches:
         i = ALL_CELLS.index(name)
         row, col = divmod(i, SIZE)
         truth = busy_city[row][col]
-        assert city_before[row][col] == truth, name
+        assert city_before[row][col] == truth and city_cut[row][col] == truth, name
         if truth != "3":
             assert city[row][col] == "3" or name in uncertain, name
             assert confidence[row][col] <= 0.51, name
+            assert name not in uncertain_cut and confidence_cut[row][col] > 0.9, name
     others = [i for i in range(SIZE * SIZE) if ALL_CELLS[i] not in churches]
     assert all(city[i // SIZE][i % SIZE] == city_before[i // SIZE][i % SIZE] for i in others)
 

@@ -62,4 +62,14 @@ CHURCH_WEIGHT = 0.5
 CHURCH_CLASS = np.array([g in "12345" for g in GLYPH_CLASSES])
 # No panel (it gained nothing), but the shipped reader's doubtful churches are read by the stage's residual network
 # too, which has half the say (``close_look.DEEP_SHARE``, where its figures are).
-CHURCHES = CloseLook("churches", CHURCH_CLASS, CHURCH_ZOOM, CHURCH_FROM, CHURCH_WEIGHT, deep=True)
+# A church whose digit the cell networks already read at least CHURCH_SURE_FROM sure (of the churches' share) is not
+# read again: on the generator's tables that is about a third of the stage's crops (``bench_frame``'s boards: 14.8 ->
+# 11.3 close crops a board, letters and churches, about 1 ms a board on one thread), and on the hands never trained on
+# it changed nothing measured (stop 59, 2026-11-29): ``bench_hands --no-shipped`` 4.26 % misread, 0.07 % without
+# doubt, every family the same; the nine new hands at the dev seeds 2.50 / 2.33 / 2.46 %, without doubt 0.03 / 0.00 /
+# 0.02 %, as before. From 0.99 loose's cells misread without doubt went 0.20 -> 0.24 %. The letter stage has no such
+# cut: its reading of a letter the cell networks were sure of is what doubts many a wrong one (from 0.999, round's
+# misread without doubt 0.00 -> 0.16 %, from 0.9999 the same).
+CHURCH_SURE_FROM = 0.999
+CHURCHES = CloseLook("churches", CHURCH_CLASS, CHURCH_ZOOM, CHURCH_FROM, CHURCH_WEIGHT, deep=True,
+                     sure_from=CHURCH_SURE_FROM)

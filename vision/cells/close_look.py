@@ -89,6 +89,9 @@ class CloseLook:
     weight: float  # the stage network's share in which one of its kind a cell is (the cell networks' the rest)
     panel: bool = False  # whether the shipped network reads its doubtful cells with a panel (``panel_for``)
     deep: bool = False  # ... and with the stage's residual network (``deep_for``)
+    # A cell the cell networks read as one of the kind at least this sure, within the kind, is not read by the stage
+    # (None: every cell of the kind is read).
+    sure_from: float | None = None
 
     def path_for(self, model_path: Path) -> Path:
         """The stage's network that goes with a cell network: ``cnn.npz`` -> ``<name>.npz``,
@@ -132,8 +135,14 @@ class CloseLook:
         return ink_maps(out)
 
     def wants(self, probs: np.ndarray) -> np.ndarray:
-        """Which cells (rows of class probabilities) the stage reads: its kind at least ``read_from``."""
-        return probs[:, self.classes].sum(axis=1) >= self.read_from
+        """Which cells (rows of class probabilities) the stage reads: its kind at least ``read_from``, and which one of
+        its kind under ``sure_from`` where the stage has one."""
+        kind = probs[:, self.classes]
+        mass = kind.sum(axis=1)
+        wanted = mass >= self.read_from
+        if self.sure_from is not None:
+            wanted &= kind.max(axis=1) < self.sure_from * np.maximum(mass, 1e-12)
+        return wanted
 
     def combine(self, probs: np.ndarray, stage: np.ndarray, weight: float | None = None) -> np.ndarray:
         """Cells' readings (rows of class probabilities) with the stage's reading of them: the kind keeps its
