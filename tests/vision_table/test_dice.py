@@ -7,7 +7,15 @@ import numpy as np
 import pytest
 
 from vision.dice.geometry import TRAY_LAYOUT
-from vision.dice.reader import DIE_PX, PX_PER_MM, DiceReader, TrayView, measure_die, segment_dice
+from vision.dice.reader import (
+    DIE_PX,
+    PX_PER_MM,
+    DiceReader,
+    TrayView,
+    darkest_channel,
+    measure_die,
+    segment_dice,
+)
 from vision.marker_plane import detect_markers
 from vision.observation import DIE_FACES, DOUBTFUL_DIE_BELOW
 from vision.synth.dice import TrayLook, tray_scene
@@ -861,3 +869,20 @@ def test_dice_under_a_bluish_daylight_are_told_from_a_beige_floor_by_the_sticker
         readings = DiceReader().read(daylight)
         assert readings is not None
         assert sorted(r.face for r in readings) == sorted(faces)
+
+
+def test_a_trays_darkest_channel_is_made_once_and_cannot_be_changed():
+    """The tray read asks for one tray's darkest channel several times: the same array comes back, read-only (a caller
+    that wrote into it would change every later one's), and another tray, even of the same shape, gets its own.
+    Fails when it is made anew each time, given writable, or handed to another array."""
+    rng = np.random.default_rng(3)
+    tray = rng.integers(0, 256, (40, 60, 3), dtype=np.uint8)
+    darkest = darkest_channel(tray)
+    assert np.array_equal(darkest, tray.min(axis=2))
+    assert darkest_channel(tray) is darkest and not darkest.flags.writeable
+    with pytest.raises(ValueError):
+        darkest[0, 0] = 0
+    other = tray.copy()
+    other[0, 0] = 255
+    assert darkest_channel(other) is not darkest and darkest_channel(other)[0, 0] == 255
+    assert np.array_equal(darkest_channel(tray[5:20, 5:30]), tray[5:20, 5:30].min(axis=2))
