@@ -319,7 +319,8 @@ def balanced_to_stickers(image: np.ndarray, floor: np.ndarray, view: TrayView = 
 
 # A tray's read asks for the same rectified tray's darkest channel seven times (its dice segmented, outlined and
 # measured, the floor's levels, the surround), 0.23 ms each on a 400 x 600 tray here: each thread keeps the last one
-# it made, for that very array, read-only so that no caller can change what the next one is given.
+# it made, for that very array (a rectified tray is a fresh array, never written into), read-only so that no caller
+# can change what the next one is given.
 _LAST_DARKEST = threading.local()
 
 
