@@ -886,3 +886,16 @@ def test_a_trays_darkest_channel_is_made_once_and_cannot_be_changed():
     other[0, 0] = 255
     assert darkest_channel(other) is not darkest and darkest_channel(other)[0, 0] == 255
     assert np.array_equal(darkest_channel(tray[5:20, 5:30]), tray[5:20, 5:30].min(axis=2))
+
+
+def test_a_sides_median_is_numpys():
+    """``refine_marker_corners``' median of a side's crossings gives what ``np.median`` gives, to the bit, for odd
+    and even counts (the two middle values' mean). Fails when an even count takes one middle value."""
+    from vision.dice.reader import _median
+
+    rng = np.random.default_rng(8)
+    for count in range(1, 12):
+        for _ in range(200):
+            values = rng.normal(size=count) * rng.uniform(0.01, 10.0)
+            assert _median(values) == float(np.median(values))
+    assert _median(np.array([3.0, 1.0, 2.0, 10.0])) == 2.5

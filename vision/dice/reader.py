@@ -119,6 +119,13 @@ _EDGE_FIT_FROM = 5
 _EDGE_MAX_SLOPE = 0.15
 
 
+def _median(values: np.ndarray) -> float:
+    """``np.median`` of a few values (a side's 11 crossings at most), as it gives it, in a tenth of its time."""
+    ordered = np.sort(values)
+    middle = len(ordered) // 2
+    return float(ordered[middle]) if len(ordered) % 2 else float((ordered[middle - 1] + ordered[middle]) / 2)
+
+
 def refine_marker_corners(gray: np.ndarray, corners: np.ndarray) -> np.ndarray:
     """A tray marker's four corners (frame px, TL TR BR BL) moved onto its printed square's edges: each side
     refitted where the grey level is halfway between the border's black and the sticker's white; a side
@@ -170,8 +177,8 @@ def refine_marker_corners(gray: np.ndarray, corners: np.ndarray) -> np.ndarray:
         if len(offsets) < 3:
             lines.append((a, along))  # not clear (glare, a die's shadow): this side as given
             continue
-        offset = float(np.median(offsets))
-        spread = float(np.median(np.abs(offsets - offset)))
+        offset = _median(offsets)
+        spread = _median(np.abs(offsets - offset))
         agree = np.abs(offsets - offset) <= max(_EDGE_FIT_SPREAD_PX, 2.5 * spread)
         if agree.sum() >= _EDGE_FIT_FROM:
             # offset = intercept + slope * (distance along the side from a): the printed side's own line (least
