@@ -2,6 +2,7 @@
 
     .venv/bin/python benchmarks/bench_adapt.py                       # about 5 minutes on 2 quiet cores
     .venv/bin/python benchmarks/bench_adapt.py --games 3 --boards 20  # more games and boards (slower)
+    .venv/bin/python benchmarks/bench_adapt.py --new-hands 8          # (c) too: the shipped reader taught, new hands
 
 (a) Learning during play (``vision.cells.seat_hand``). Bots play whole games of 4 players; every turn the
 mover's board is drawn in that player's hand (a hand of one family of ``vision.synth.hands``), rendered,
@@ -21,6 +22,11 @@ letters and churches fit the letter and church stages' dense layers). Then fresh
 their own seat's sheet, and (for contrast) through another player's taught seat. Other seats' readings
 never change by construction (a seat reads with its own examples only; tests/vision_cells/test_teach.py
 checks it on a whole table); the cross figure says what a sheet would do to someone else's hand.
+
+(c) With ``--new-hands TABLES``: the shipped reader (the network trained on every family, its panel and residual
+networks) taught as in (b), at tables of the nine hands that no network learned (``vision.synth.hands.NEW_HANDS``;
+``python -m vision.synth.web_fonts`` fetches their fonts): what a table that teaches gets from the reader it runs.
+(a) and (b) read each family with the networks trained without it, which have no panel or residual network.
 
 How the test data differs from the training data: the hands belong to a family the network never saw
 when ``vision/cells/unseen/cnn_without_<family>.npz`` exists (``vision.cells.train_hands``); otherwise the
@@ -54,7 +60,7 @@ from vision.cells.reader import DEFAULT_MODEL_PATH, DRAWABLE_INDEX, CellReader
 from vision.cells.seat_hand import SeatHand, TableHands
 from vision.synth.board import random_city, render_board
 from vision.synth.drawings import Hand
-from vision.synth.hands import FAMILY_NAMES, missing_fonts
+from vision.synth.hands import FAMILY_NAMES, NEW_HANDS, missing_fonts
 from vision.teach import sheet_drawings, teaching_city
 
 PHOTO_FRAME = (800, 600)
@@ -267,11 +273,18 @@ def main() -> int:
     parser.add_argument("--boards", type=int, default=4, help="fresh boards per player after teaching (b)")
     parser.add_argument("--noticed", type=float, default=0.9, help="share of misread moves the players correct")
     parser.add_argument("--seed", type=int, default=9100)
+    parser.add_argument("--new-hands", type=int, default=0, metavar="TABLES",
+                        help="also (c): the shipped reader taught at this many tables of the nine hands no network "
+                        "learned (python -m vision.synth.web_fonts fetches them)")
+    parser.add_argument("--new-hands-boards", type=int, default=8, help="fresh boards per player after teaching (c)")
     args = parser.parse_args()
     missing = missing_fonts()
     if missing:
         print(f"bench_adapt: {len(missing)} handwriting fonts are not installed ({missing[0]} ...); "
               "apt-get install the packages in vision.synth.hands.FONT_PACKAGES")
+        return 2
+    if args.new_hands and (missing := missing_fonts((NEW_HANDS,))):
+        print(f"bench_adapt: {len(missing)} fonts of the new hands are not fetched (python -m vision.synth.web_fonts)")
         return 2
     started = time.perf_counter()
     print(f"(a) learning during play: {args.games} game(s) of {args.players} players per family, "
@@ -310,6 +323,20 @@ def main() -> int:
     print(f"(b) one teaching sheet per player, {args.boards} fresh boards a player afterwards (all families):")
     print(f"  untaught {_rate(teach_totals['none'])}; own seat taught {_rate(teach_totals['own'])}; "
           f"through another player's taught seat {_rate(teach_totals['other'])}; other seats: unchanged")
+    if args.new_hands:
+        # The shipped reader (every family learned, its panel and residual networks) at tables of hands it never saw:
+        # what a table that teaches gets from the reader it runs.
+        shipped = CellReader("en")
+        new_totals = {"none": [0, 0], "own": [0, 0], "other": [0, 0]}
+        for t in range(args.new_hands):
+            seed = args.seed + 5000 + 100 * t
+            for name, pair in teach(NEW_HANDS.name, shipped, seed, args.players, args.new_hands_boards).items():
+                new_totals[name][0] += pair[0]
+                new_totals[name][1] += pair[1]
+        print(f"(c) the shipped reader at {args.new_hands} tables of the {len(NEW_HANDS.letters)} new hands, one "
+              f"teaching sheet per player, {args.new_hands_boards} fresh boards a player: untaught {_rate(new_totals['none'])}; "
+              f"own seat taught {_rate(new_totals['own'])}; through another player's taught seat "
+              f"{_rate(new_totals['other'])}")
     alone, with_hands, fit, stage_first, stage_again = frame_cost(args.seed)
     print(f"full frame (4 boards, median): {alone:.1f} ms without hands, {with_hands:.1f} ms with every seat's "
           f"hand at its cap (budget 60 ms, benchmarks/bench_frame.py); a seat's own last layer fitted again "

@@ -247,14 +247,26 @@ def test_a_weighted_panel_reading_leans_towards_the_larger_share():
 
 def test_a_head_fitted_to_the_seat_reads_its_doubtful_cells_without_the_panel():
     """A seat's own head knows that hand and the panel's networks do not: its doubtful cells are read again at the
-    other scales by that head, and no panel network is asked."""
+    other scales by that head, and no panel network is asked; the residual network then reads them from the first
+    crops and has half the say, as beside the panel. Fails when the panel is asked for a seat, or the residual
+    network is skipped or shown other crops."""
     rectified, cells, probs, first = _doubtful_board()
+    before = probs.copy()
+    deep_rows = _person_rows((C, 0.95, S, 0.05), (N, 0.2, C, 0.8))
     member = ScriptedStage(None, None, LETTERS, replies=[])  # type: ignore[arg-type]
-    deep = ScriptedStage(None, None, LETTERS, replies=[])  # type: ignore[arg-type]
+    deep = ScriptedStage(None, None, LETTERS, replies=[deep_rows])  # type: ignore[arg-type]
     again = np.concatenate([_person_rows((S, 1.0, C, 0.0), (N, 1.0, C, 0.0))] * len(LOOK_AGAIN_SCALES))
     stage = ScriptedStage(None, object(), LETTERS, (member,), deep, replies=[first, again])  # type: ignore[arg-type]
-    stage.read(probs, rectified, cells, np.ones(len(GLYPH_CLASSES), bool), np.zeros(len(GLYPH_CLASSES)), object())  # type: ignore[arg-type]
-    assert member.shown == [] and deep.shown == [] and len(stage.shown) == 2
+    allowed = np.ones(len(GLYPH_CLASSES), bool)
+    stage.read(probs, rectified, cells, allowed, np.zeros(len(GLYPH_CLASSES)), object())  # type: ignore[arg-type]
+    assert member.shown == [] and len(stage.shown) == 2 and len(deep.shown) == 1
+    doubtful = [cells[0], cells[2]]
+    assert np.array_equal(deep.shown[0], LETTERS.crops(rectified, doubtful))
+    kind = allowed & PERSON_CLASS
+    scales = (first[[0, 2]] + again.reshape(len(LOOK_AGAIN_SCALES), 2, -1).sum(axis=0)) / (1 + len(LOOK_AGAIN_SCALES))
+    half = panel_reading([scales, deep_rows], kind, (1 - DEEP_SHARE, DEEP_SHARE))
+    assert np.allclose(probs[doubtful], LETTERS.combine(before[doubtful], half, TAUGHT_WEIGHT))
+    assert not np.allclose(probs[doubtful], LETTERS.combine(before[doubtful], scales, TAUGHT_WEIGHT))
 
 
 def test_a_panel_reading_is_the_normalised_geometric_mean_over_the_stages_classes():

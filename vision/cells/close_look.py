@@ -75,6 +75,13 @@ DEEP_SHARE = 0.5
 # boards a player; never bench_adapt's): 302 -> 263 of 11,808 cells misread, every family fewer (at 7600, 0.65 and
 # 0.9 read about as 0.75). bench_adapt's own figures are in hardware.md (stop 51).
 TAUGHT_WEIGHT = 0.75
+# Such a seat's doubtful cells, read again by its own head at the other scales, are then read by the stage's residual
+# network too, with half the say (``DEEP_SHARE``), as the untaught ones are beside the panel (stop 59, 2026-11-29;
+# before, a taught seat gave the residual network up with the panel). Only the shipped reader has it, so measured with
+# the shipped reader on the nine new hands, one teaching sheet a player (``bench_adapt --new-hands``' tables): at dev
+# seeds 7100, 7600, 8100 and 8600 (8 boards a player) the own seat 69 -> 63 of 5,248 cells misread (the residual
+# network at 0.3 or 0.7 of the say 63 and 64; the panel asked too 67), through another player's sheet 89 -> 80; at
+# 9100, 9600, 10100 and 10600, 92 -> 84 and 128 -> 102 (untaught 93).
 
 
 @dataclass(frozen=True)
@@ -210,7 +217,8 @@ class StageNetwork:
         """``probs`` (49 cells row by row) with the stage's reading of ``cells`` folded in, in place. A cell still
         doubtful with it (under ``LOOK_AGAIN_BELOW``) is read again: by the stage's ``panel`` from the same crop (their
         ``panel_reading``) when it has one and ``head`` is not a seat's, else at ``LOOK_AGAIN_SCALES``, and the stage's
-        readings of it averaged."""
+        readings of it averaged; then, where the stage has one, by its residual network, with half the say
+        (``DEEP_SHARE``), a seat's head or not."""
         if not cells:
             return
         seat_head = head is not None and head is not self.head
@@ -221,19 +229,20 @@ class StageNetwork:
         again = np.flatnonzero(combined.max(axis=1) < LOOK_AGAIN_BELOW)
         if len(again):
             doubtful = [cells[k] for k in again]
+            kind = allowed & self.look.classes
             if (self.panel or self.deep is not None) and not seat_head:  # (a stage with no panel: the deep network)
                 # (A head fitted to a seat's own drawings knows that hand; the panel's networks do not.)
-                kind = allowed & self.look.classes
                 members = [m.probabilities(crops[again], allowed, prior_shift) for m in self.panel]
                 stage_again = panel_reading([stage[again], *members], kind)
-                if self.deep is not None:
-                    deep = self.deep.probabilities(crops[again], allowed, prior_shift)
-                    stage_again = panel_reading([stage_again, deep], kind, (1.0 - DEEP_SHARE, DEEP_SHARE))
             else:
                 closer = np.concatenate([self.look.crops(rectified, doubtful, scale) for scale in LOOK_AGAIN_SCALES])
                 looks = self.probabilities(closer, allowed, prior_shift, head).reshape(len(LOOK_AGAIN_SCALES),
                                                                                       len(doubtful), -1)
                 stage_again = (stage[again] + looks.sum(axis=0)) / (1 + len(LOOK_AGAIN_SCALES))
+            if self.deep is not None:
+                # A seat's head too: what it still doubts after the closer crops (``TAUGHT_WEIGHT``' note).
+                deep = self.deep.probabilities(crops[again], allowed, prior_shift)
+                stage_again = panel_reading([stage_again, deep], kind, (1.0 - DEEP_SHARE, DEEP_SHARE))
             combined[again] = self.look.combine(probs[doubtful], stage_again, weight)  # (row by row: the others kept)
         probs[cells] = combined
 
