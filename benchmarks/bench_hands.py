@@ -3,6 +3,7 @@
     .venv/bin/python benchmarks/bench_hands.py [--boards 60] [--seed 4242] [--new-hands [--no-panel]] [--camera-pixels] [--camera-processing] [--by-font]
     .venv/bin/python benchmarks/bench_hands.py --no-churches [--no-letters]   # without the close-look stages
     .venv/bin/python benchmarks/bench_hands.py --full-sensor --camera-processing
+    .venv/bin/python benchmarks/bench_hands.py --full-sensor --new-hands [--families tidy]
 
 The figure that predicts a real table. The cell network is trained on five families of hands
 (``vision.synth.hands``: where letters and digits come from, how walls, crates, churches, houses and
@@ -49,11 +50,12 @@ from with ``board_detail`` (``vision.pipeline.TableReader.read``'s ``detail``). 
 (1600 x 1200 px); the frame is that photo averaged down 2.4 times, as the camera's scaler makes its 1080p frame.
 The board is found in the frame by its markers, as the pipeline finds it, and read from the frame or from the
 photo: the very same boards, read by the networks that never saw the family. With ``--camera-processing`` the
-photo is processed as a camera sends it (a Pi sends no JPEG; the rest holds).
+photo is processed as a camera sends it (a Pi sends no JPEG; the rest holds). With ``--new-hands`` the shipped reader
+reads the nine new hands so too, after the families.
 
-``--by-font`` splits each family's figures (and the new hands') by where its letters and digits come from (a font, a Hershey font,
-the stroke font): a family's misreads are seldom spread over its hands, and which hand they come from says
-what the networks have not met (a school cursive's capitals, one font's J).
+``--by-font`` splits each family's figures (and the new hands') by where its letters and digits come from (a font, a
+Hershey font, the stroke font): a family's misreads are seldom spread over its hands, and which hand they come from
+says what the networks have not met (a school cursive's capitals, one font's J).
 """
 
 from __future__ import annotations
@@ -95,8 +97,10 @@ def _by_letter_source(report: Report) -> str:
 
 
 def _full_sensor(families: list[str], unseen: dict[str, Path], boards: int, digit_boards: int, seed: int,
-                 pictures: dict[str, bool], letters: bool = True, churches: bool = True) -> int:
-    """``--full-sensor``: each family at the reference camera's 1080p and from its whole sensor, same boards."""
+                 pictures: dict[str, bool], letters: bool = True, churches: bool = True,
+                 shipped: CellReader | None = None) -> int:
+    """``--full-sensor``: each family at the reference camera's 1080p and from its whole sensor, same boards; with
+    ``shipped`` (``--new-hands``), the shipped reader on the nine new hands so too."""
     frame_px = REFERENCE_FRAME_CELL_PX
     sensor_px = (frame_px[0] * SENSOR_OVER_FRAME, frame_px[1] * SENSOR_OVER_FRAME)
     # One photo of each board, the sensor's; the frame is it averaged down 2.4 times. The board is found in
@@ -122,6 +126,15 @@ def _full_sensor(families: list[str], unseen: dict[str, Path], boards: int, digi
         print(f"{family:<16}{lo_miss:>15.2%}{lo_conf:>11.2%}{hi_miss:>16.2%}{hi_conf:>11.2%}{_doubted(row[1]):>9.1%}")
     (lo_miss, lo_conf, _), (hi_miss, hi_conf, _) = _figures(totals[0]), _figures(totals[1])
     print(f"{'all, unseen':<16}{lo_miss:>15.2%}{lo_conf:>11.2%}{hi_miss:>16.2%}{hi_conf:>11.2%}{_doubted(totals[1]):>9.1%}")
+    if shipped is not None:
+        row = [evaluate(shipped, boards, seed + len(FAMILY_NAMES), digit_boards=digit_boards,
+                        languages=("en", "it", "fr"), families=(NEW_HANDS.name,), walls_outer_only=True,
+                        cell_px_range=sensor_px, photo_frame=SENSOR_PHOTO_FRAME, sensor_over_frame=SENSOR_OVER_FRAME,
+                        board_detail=from_sensor, **pictures) for from_sensor in (False, True)]
+        (lo_miss, lo_conf, _), (hi_miss, hi_conf, _) = _figures(row[0]), _figures(row[1])
+        print(f"the shipped reader on the {len(NEW_HANDS.letters)} hands no network learned:")
+        print(f"  {NEW_HANDS.name:<14}{lo_miss:>15.2%}{lo_conf:>11.2%}{hi_miss:>16.2%}{hi_conf:>11.2%}"
+              f"{_doubted(row[1]):>9.1%}")
     print("(doubted: right cells read from the sensor and listed uncertain all the same)")
     print("photos whose board the localiser did not find: "
           f"{totals[0].not_found} at 1080p, {totals[1].not_found} from the sensor (drawn again, not counted above)")
@@ -205,8 +218,10 @@ def main() -> int:
         return 2
     pictures = {"camera_pixels": args.camera_pixels, "camera_processing": args.camera_processing}
     if args.full_sensor:
+        shipped = _reader(args.shipped_model, not args.no_letters, not args.no_churches, panel=not args.no_panel) \
+            if args.new_hands else None
         return _full_sensor(args.families, unseen, args.boards, args.digit_boards, args.seed, pictures,
-                            letters=not args.no_letters, churches=not args.no_churches)
+                            letters=not args.no_letters, churches=not args.no_churches, shipped=shipped)
     print(f"{args.boards} boards a family (+{args.digit_boards} with load_digits churches), seed {args.seed}, "
           + ("letters in marker, pixels averaged as a camera's" if args.camera_pixels else "pixels point-sampled")
           + (", demosaiced, sharpened and JPEG-compressed as a camera sends them" if args.camera_processing else ""))
