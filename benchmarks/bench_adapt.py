@@ -334,9 +334,9 @@ def main() -> int:
                 new_totals[name][0] += pair[0]
                 new_totals[name][1] += pair[1]
         print(f"(c) the shipped reader at {args.new_hands} tables of the {len(NEW_HANDS.letters)} new hands, one "
-              f"teaching sheet per player, {args.new_hands_boards} fresh boards a player: untaught {_rate(new_totals['none'])}; "
-              f"own seat taught {_rate(new_totals['own'])}; through another player's taught seat "
-              f"{_rate(new_totals['other'])}")
+              f"teaching sheet per player, {args.new_hands_boards} fresh boards a player: "
+              f"untaught {_rate(new_totals['none'])}; own seat taught {_rate(new_totals['own'])}; "
+              f"through another player's taught seat {_rate(new_totals['other'])}")
     alone, with_hands, fit, stage_first, stage_again = frame_cost(args.seed)
     print(f"full frame (4 boards, median): {alone:.1f} ms without hands, {with_hands:.1f} ms with every seat's "
           f"hand at its cap (budget 60 ms, benchmarks/bench_frame.py); a seat's own last layer fitted again "
