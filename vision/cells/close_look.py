@@ -68,6 +68,8 @@ DEEP_SHARE = 0.5
 # 2.46 %, as a seventh panel member 2.46 / 2.28 / 2.42 %), but the benchmark's seed (4247) 2.89 -> 3.01 % at 60 boards
 # and 2.93 -> 2.98 % at 200: 12 fewer misread of 26,650 cells in all, within what the boards' draw moves. Nor does the
 # residual network read at the tighter and wider crops too (``LOOK_AGAIN_SCALES``, averaged): 2.54 / 2.41 / 2.47 %.
+# Nor another share a stage (the same seeds): the letters' at 0.7 2.37 / 2.31 / 2.47 %, the churches' at 0.7 2.49 /
+# 2.36 / 2.49 % and at 0.3 2.52 / 2.34 / 2.59 %, a cell or a few either way.
 # The stage network's share in which one of its kind a cell is, when its head was fitted to the seat's own labelled
 # drawings (``seat_hand.SeatHand.stage_model``: a teaching sheet, corrections) rather than the stage's ``weight``:
 # a head that learned this very hand's letters knows them better than the cell networks that never saw it.
