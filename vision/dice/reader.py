@@ -349,8 +349,8 @@ def whiteness(tray: np.ndarray) -> np.ndarray:
     from the floor. A light coloured floor (cream, beige, pale blue) is nearly as bright as the dice in
     its darkest channel, but coloured: this takes it well down, while the dice's white and grey stay
     (a lamp's colour cast leaves them a little colourful, hence only half)."""
+    darkest = darkest_channel(tray)  # (the tray's floor levels have usually made it already)
     blue, green, red = cv2.split(tray)
-    darkest = cv2.min(cv2.min(blue, green), red)
     brightest = cv2.max(cv2.max(blue, green), red)
     return cv2.subtract(darkest, cv2.subtract(brightest, darkest) // 2)
 
@@ -884,8 +884,9 @@ LEAN_TRUST = 0.35
 LEAN_FROM_DICE = 3
 
 
-def segment_dice(tray: np.ndarray, view: TrayView = REFERENCE_VIEW) -> list[DieBlob]:
-    """The dice lying in a rectified tray: each top face's centre and axes.
+def segment_dice(tray: np.ndarray, view: TrayView = REFERENCE_VIEW, levels: FloorLevels | None = None) -> list[DieBlob]:
+    """The dice lying in a rectified tray: each top face's centre and axes (``levels``: the tray's ``floor_levels``,
+    when the caller has them).
 
     Blobs of white are counted in dice by their area; each die's top face is then found by its symbol
     (the only dark thing enclosed by a die's white), which also corrects the count when packed dice
@@ -894,7 +895,7 @@ def segment_dice(tray: np.ndarray, view: TrayView = REFERENCE_VIEW) -> list[DieB
     """
     darkest = darkest_channel(tray)
     floor_colour: dict[str, np.ndarray] = {}  # (measured when a blob first touches the floor's edge)
-    outlines = dice_outlines(tray, view)
+    outlines = dice_outlines(tray, view, levels)
     top_area = DIE_PX * DIE_PX
     height, width = darkest.shape
     pad = WHITE_PX // 2 + 1
@@ -1332,9 +1333,9 @@ class DiceReader:
         """(the dice found on ``floor``, how much of each top face lies in ``surround``, their faces'
         features, cropped from ``surround``: a top beyond the floor is seen whole, whether each crop's
         symbol lies in its middle, and the crops as measured: ``FaceInk.face`` is each crop)."""
-        blobs = segment_dice(floor, view)
-        levels = floor_levels(floor, view) if margin and blobs else None
-        if levels is not None:
+        levels = floor_levels(floor, view)  # (once: the dice are found by them, and a top beyond the floor too)
+        blobs = segment_dice(floor, view, levels)
+        if margin and blobs:
             blobs = [blob if _wholly_inside(floor.shape, blob) else
                      top_beyond_floor(surround, margin, blob, levels, tuple(b.centre for b in blobs if b is not blob))
                      for blob in blobs]
