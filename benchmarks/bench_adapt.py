@@ -182,6 +182,18 @@ def _rate(pair: list[int]) -> str:
     return f"{pair[0] / max(pair[1], 1):.2%} ({pair[0]}/{pair[1]})"
 
 
+def _add_teaching(totals: dict[str, list[int]], result: dict[str, list[int]]) -> None:
+    """``teach``'s counts added into ``totals`` (the same keys)."""
+    for name, pair in result.items():
+        totals[name][0] += pair[0]
+        totals[name][1] += pair[1]
+
+
+def _teaching_line(totals: dict[str, list[int]]) -> str:
+    return (f"untaught {_rate(totals['none'])}; own seat taught {_rate(totals['own'])}; "
+            f"through another player's taught seat {_rate(totals['other'])}")
+
+
 def frame_cost(seed: int, tables: int = 6) -> tuple[float, float, float, float, float]:
     """Median ms of a full read of a 1920 x 1080 frame (4 boards, tray, track; bench_frame's frames) by the
     reader alone and with every seat's hand full to its cap (40 drawings of each of the 17 classes, each
@@ -307,9 +319,7 @@ def main() -> int:
               f"{_rate(late.drawn)}; learning {_rate(early_on.drawn)} / {_rate(late_on.drawn)}  "
               f"({turns} turns, {examples} examples learned)")
         result = teach(family, reader, args.seed + 100 * k + 50, args.players, args.boards)
-        for name, pair in result.items():
-            teach_totals[name][0] += pair[0]
-            teach_totals[name][1] += pair[1]
+        _add_teaching(teach_totals, result)
         print(f"    teaching: untaught {_rate(result['none'])}, own sheet {_rate(result['own'])}, "
               f"another player's sheet {_rate(result['other'])}", flush=True)
     print("all families, misread cells by game turn (network alone -> with the seat's hand learning):")
@@ -321,22 +331,17 @@ def main() -> int:
         print(f"  {label:<8}" + "".join(f"{_rate(a) + ' -> ' + _rate(c):>44}" for a, c in
                                           ((off.new, on.new), (off.drawn, on.drawn), (off.empty, on.empty))))
     print(f"(b) one teaching sheet per player, {args.boards} fresh boards a player afterwards (all families):")
-    print(f"  untaught {_rate(teach_totals['none'])}; own seat taught {_rate(teach_totals['own'])}; "
-          f"through another player's taught seat {_rate(teach_totals['other'])}; other seats: unchanged")
+    print(f"  {_teaching_line(teach_totals)}; other seats: unchanged")
     if args.new_hands:
         # The shipped reader (every family learned, its panel and residual networks) at tables of hands it never saw:
         # what a table that teaches gets from the reader it runs.
         shipped = CellReader("en")
         new_totals = {"none": [0, 0], "own": [0, 0], "other": [0, 0]}
         for t in range(args.new_hands):
-            seed = args.seed + 5000 + 100 * t
-            for name, pair in teach(NEW_HANDS.name, shipped, seed, args.players, args.new_hands_boards).items():
-                new_totals[name][0] += pair[0]
-                new_totals[name][1] += pair[1]
+            _add_teaching(new_totals, teach(NEW_HANDS.name, shipped, args.seed + 5000 + 100 * t, args.players,
+                                            args.new_hands_boards))
         print(f"(c) the shipped reader at {args.new_hands} tables of the {len(NEW_HANDS.letters)} new hands, one "
-              f"teaching sheet per player, {args.new_hands_boards} fresh boards a player: "
-              f"untaught {_rate(new_totals['none'])}; own seat taught {_rate(new_totals['own'])}; "
-              f"through another player's taught seat {_rate(new_totals['other'])}")
+              f"teaching sheet per player, {args.new_hands_boards} fresh boards a player: {_teaching_line(new_totals)}")
     alone, with_hands, fit, stage_first, stage_again = frame_cost(args.seed)
     print(f"full frame (4 boards, median): {alone:.1f} ms without hands, {with_hands:.1f} ms with every seat's "
           f"hand at its cap (budget 60 ms, benchmarks/bench_frame.py); a seat's own last layer fitted again "

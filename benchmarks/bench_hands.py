@@ -74,6 +74,8 @@ from vision.synth.hands import FAMILY_NAMES, NEW_HANDS, missing_fonts
 
 TARGET_MISREAD = 0.01
 TARGET_CONFIDENT = 0.002
+# The reference camera's whole sensor, px a cell (``--full-sensor``): its 1080p frame's, times the sensor over the frame.
+SENSOR_CELL_PX = (REFERENCE_FRAME_CELL_PX[0] * SENSOR_OVER_FRAME, REFERENCE_FRAME_CELL_PX[1] * SENSOR_OVER_FRAME)
 
 
 def _figures(report: Report) -> tuple[float, float, float]:
@@ -96,13 +98,27 @@ def _by_letter_source(report: Report) -> str:
         for name, (cells, wrong, confident) in rows)
 
 
+def _frame_and_sensor(reader: CellReader, family: str, boards: int, digit_boards: int, seed: int,
+                      pictures: dict[str, bool]) -> tuple[Report, Report]:
+    """The same boards of ``family`` read from the reference camera's 1080p frame and from its whole sensor."""
+    frame, sensor = (evaluate(reader, boards, seed, digit_boards=digit_boards, languages=("en", "it", "fr"),
+                              families=(family,), walls_outer_only=True, cell_px_range=SENSOR_CELL_PX,
+                              photo_frame=SENSOR_PHOTO_FRAME, sensor_over_frame=SENSOR_OVER_FRAME,
+                              board_detail=from_sensor, **pictures) for from_sensor in (False, True))
+    return frame, sensor
+
+
+def _sensor_row(name: str, frame: Report, sensor: Report) -> str:
+    (lo_miss, lo_conf, _), (hi_miss, hi_conf, _) = _figures(frame), _figures(sensor)
+    return f"{name:<16}{lo_miss:>15.2%}{lo_conf:>11.2%}{hi_miss:>16.2%}{hi_conf:>11.2%}{_doubted(sensor):>9.1%}"
+
+
 def _full_sensor(families: list[str], unseen: dict[str, Path], boards: int, digit_boards: int, seed: int,
                  pictures: dict[str, bool], letters: bool = True, churches: bool = True,
                  shipped: CellReader | None = None) -> int:
     """``--full-sensor``: each family at the reference camera's 1080p and from its whole sensor, same boards; with
     ``shipped`` (``--new-hands``), the shipped reader on the nine new hands so too."""
-    frame_px = REFERENCE_FRAME_CELL_PX
-    sensor_px = (frame_px[0] * SENSOR_OVER_FRAME, frame_px[1] * SENSOR_OVER_FRAME)
+    frame_px, sensor_px = REFERENCE_FRAME_CELL_PX, SENSOR_CELL_PX
     # One photo of each board, the sensor's; the frame is it averaged down 2.4 times. The board is found in
     # the frame either way (its markers), and read from the frame or from the photo.
     print(f"the reference camera at 60-90 cm: 1080p frame ({frame_px[0]:.0f}-{frame_px[1]:.0f} px a cell) against "
@@ -113,28 +129,17 @@ def _full_sensor(families: list[str], unseen: dict[str, Path], boards: int, digi
     worst = [0.0, 0.0]
     for family in families:
         reader = _reader(unseen[family], letters, churches)
-        row = []
-        for total, from_sensor in zip(totals, (False, True), strict=True):
-            report = evaluate(reader, boards, seed + FAMILY_NAMES.index(family), digit_boards=digit_boards,
-                              languages=("en", "it", "fr"), families=(family,), walls_outer_only=True,
-                              cell_px_range=sensor_px, photo_frame=SENSOR_PHOTO_FRAME,
-                              sensor_over_frame=SENSOR_OVER_FRAME, board_detail=from_sensor, **pictures)
+        row = _frame_and_sensor(reader, family, boards, digit_boards, seed + FAMILY_NAMES.index(family), pictures)
+        for total, report in zip(totals, row, strict=True):
             _add(total, report)
-            row.append(report)
-        (lo_miss, lo_conf, _), (hi_miss, hi_conf, _) = _figures(row[0]), _figures(row[1])
+        hi_miss, hi_conf, _ = _figures(row[1])
         worst = [max(worst[0], hi_miss), max(worst[1], hi_conf)]
-        print(f"{family:<16}{lo_miss:>15.2%}{lo_conf:>11.2%}{hi_miss:>16.2%}{hi_conf:>11.2%}{_doubted(row[1]):>9.1%}")
-    (lo_miss, lo_conf, _), (hi_miss, hi_conf, _) = _figures(totals[0]), _figures(totals[1])
-    print(f"{'all, unseen':<16}{lo_miss:>15.2%}{lo_conf:>11.2%}{hi_miss:>16.2%}{hi_conf:>11.2%}{_doubted(totals[1]):>9.1%}")
+        print(_sensor_row(family, *row))
+    print(_sensor_row("all, unseen", *totals))
     if shipped is not None:
-        row = [evaluate(shipped, boards, seed + len(FAMILY_NAMES), digit_boards=digit_boards,
-                        languages=("en", "it", "fr"), families=(NEW_HANDS.name,), walls_outer_only=True,
-                        cell_px_range=sensor_px, photo_frame=SENSOR_PHOTO_FRAME, sensor_over_frame=SENSOR_OVER_FRAME,
-                        board_detail=from_sensor, **pictures) for from_sensor in (False, True)]
-        (lo_miss, lo_conf, _), (hi_miss, hi_conf, _) = _figures(row[0]), _figures(row[1])
         print(f"the shipped reader on the {len(NEW_HANDS.letters)} hands no network learned:")
-        print(f"  {NEW_HANDS.name:<14}{lo_miss:>15.2%}{lo_conf:>11.2%}{hi_miss:>16.2%}{hi_conf:>11.2%}"
-              f"{_doubted(row[1]):>9.1%}")
+        print(_sensor_row(f"  {NEW_HANDS.name}", *_frame_and_sensor(
+            shipped, NEW_HANDS.name, boards, digit_boards, seed + len(FAMILY_NAMES), pictures)))
     print("(doubted: right cells read from the sensor and listed uncertain all the same)")
     print("photos whose board the localiser did not find: "
           f"{totals[0].not_found} at 1080p, {totals[1].not_found} from the sensor (drawn again, not counted above)")
