@@ -21,7 +21,9 @@ anywhere). Each board goes the whole way: rendered, photographed at 24-46 px a c
 Each family's reader has the networks trained without it: the cell network, the look network that reads its
 doubtful cells again, the letter network that reads its persons' letters again from a close crop
 (``vision.cells.letters``; ``--no-letters`` reads without it, to compare) and the church network that reads its
-churches' digits again (``vision.cells.churches``; ``--no-churches`` reads without it).
+churches' digits again (``vision.cells.churches``; ``--no-churches`` reads without it); loose, round and school also
+the residual letter network trained without them, which reads their doubtful letters with half the say
+(``vision.cells.close_look.residual_path_without``; tidy and quick have none yet).
 
 Targets on a family never trained on: cells misread <= 1 %, misread with confidence (not reported
 uncertain) <= 0.2 %. The shipped reader is the same reader with the network trained on every family (and the
@@ -31,7 +33,8 @@ meets a new hand. ``--new-hands`` reads the shipped reader itself on nine handwr
 learned (``vision.synth.web_fonts.NEW_HAND_FONTS``; ``python -m vision.synth.web_fonts`` fetches them). The shipped
 reader reads its doubtful letters with a panel of letter networks and a deeper, residual one that has half the say,
 and its doubtful churches with a residual church network (``vision.cells.close_look.LOOK_AGAIN_BELOW``,
-``DEEP_SHARE``), which the readers of the left-out table cannot have (each of the others saw the family);
+``DEEP_SHARE``), which the readers of the left-out table cannot have (the panel's others and those residual networks saw
+the family);
 ``--no-panel`` reads the new hands without them, to compare.
 
 ``--camera-pixels`` draws every board as a camera at a table sees it: a font's letters written with the hand's

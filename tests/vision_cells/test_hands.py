@@ -14,7 +14,7 @@ from vision.cells.churches import CHURCHES
 from vision.cells.cnn import trained_on_families
 from vision.cells.evaluate import evaluate
 from vision.cells.labels import GLYPH_CLASSES
-from vision.cells.letters import letters_path_for
+from vision.cells.letters import LETTERS, letters_path_for
 from vision.cells.reader import (
     DEFAULT_MODEL_PATH,
     INNER_INDEX,
@@ -393,7 +393,9 @@ def test_each_unseen_network_was_trained_without_its_family_and_the_shipped_one_
         # again, the letter network that reads its persons' letters and the church network that reads its
         # churches' digits: none may have seen the family, or the figure is not a new hand's.
         unseen = unseen_model_path(name)
-        for path in (unseen, look_path_for(unseen), letters_path_for(unseen), CHURCHES.path_for(unseen)):
+        # ... nor the letter stage's residual network that reads its doubtful letters again, where it has one.
+        deep = [path for path in (LETTERS.deep_for(unseen),) if path is not None]
+        for path in (unseen, look_path_for(unseen), letters_path_for(unseen), CHURCHES.path_for(unseen), *deep):
             families = trained_on_families(path)
             assert families and name not in families, f"{path.name} saw {families}"
     # The shipped reader's networks: every family and the generator's first hands (the demo's, the tests').

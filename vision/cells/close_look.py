@@ -61,6 +61,15 @@ LOOK_AGAIN_SCALES = (0.9, 1.1)
 # (it has no panel): at the same seeds, with the letters' residual network, 2.57 / 2.36 / 2.59 -> 2.50 / 2.33 / 2.46 %
 # (churches misread 39 -> 35, 16 -> 14, 38 -> 31), without doubt the same.
 DEEP_SHARE = 0.5
+# Beside a cell network trained without a family, the residual letter network trained without the same family, where
+# there is one (``residual_path_without``; ``train_letters --only unseen --residual 16``, stop 60, 2026-11-29: loose,
+# round and school; tidy and quick not yet), reads the doubtful letters so too, in place of the tighter and wider crops,
+# as the shipped church stage's does: the leave-one-out table then reads each family as the shipped reader reads a hand
+# it never learned, less the panel. At dev seeds 9300 and 9400 (150 boards each), each family by the networks that
+# never saw it: loose 8.10 -> 7.92 % and 7.64 -> 7.24 %, round 4.00 -> 4.10 % and 4.70 -> 4.63 %, school 3.85 -> 3.71 %
+# and 3.07 -> 3.06 % misread, without doubt the same. The closer crops read as well as the residual network: loose 7.84
+# and 7.19 %, a few cells of 6,000 better, for the closer crops' work besides; not kept, so that a stage without a panel
+# reads its doubtful cells one way. The benchmark's figures are in hardware.md.
 # Tried and not kept (stop 59, 2026-11-29): a second residual letter network, the same shape and fit on the shipped
 # recipe's sets and the third pool's 800 boards too (``train_letters --cursive-pool-boards 800``, 95 script and school
 # hands; 132,080 crops, fit seed 2, 43 minutes on two threads), beside the first with their geometric mean as the
@@ -118,10 +127,20 @@ class CloseLook:
 
     def deep_for(self, model_path: Path) -> Path | None:
         """The stage's residual network (``residual_path``), which reads the doubtful cells with the panel and has half
-        the say (``StageNetwork.deep``): beside the shipped cell network, where the stage has one; else None (it learned
-        every family, as the panel's networks together did)."""
-        path = residual_path(self)
-        return path if self.deep and _shipped(model_path) and path.is_file() else None
+        the say (``StageNetwork.deep``): beside the shipped cell network, where the stage has one; beside a cell network
+        trained without a family (``cnn_without_<family>.npz``), the stage's residual network trained without the same
+        family where there is one (``residual_path_without``); else None (a network that learned a family never reads
+        it beside one that did not)."""
+        if not self.deep:
+            return None
+        if _shipped(model_path):
+            path = residual_path(self)
+        else:
+            stem = Path(model_path).stem
+            if not stem.startswith("cnn_without_"):
+                return None
+            path = residual_path_without(self, stem.removeprefix("cnn_without_"), Path(model_path).parent)
+        return path if path.is_file() else None
 
     def __post_init__(self) -> None:
         if self.zoom * max(1.0, *LOOK_AGAIN_SCALES) > 1.0:
@@ -174,6 +193,13 @@ def residual_path(look: CloseLook) -> Path:
     """The stage's residual network (``train_letters --residual``): deeper than the stage's own, read only beside the
     shipped cell network, on the cells its panel reads (``CloseLook.deep_for``)."""
     return CNN_PATH.with_name(f"{look.name}_residual.npz")
+
+
+def residual_path_without(look: CloseLook, family: str, directory: Path = UNSEEN_DIR) -> Path:
+    """The stage's residual network trained without ``family`` (``train_letters --only unseen --residual``), read
+    beside the cell networks trained without it (``CloseLook.deep_for``), so that ``bench_hands``' table reads each
+    family with a residual network that never saw it."""
+    return Path(directory) / f"{look.name}_residual_without_{family}.npz"
 
 
 def close_from_cell_inks(inks: np.ndarray, zoom: float) -> np.ndarray:
