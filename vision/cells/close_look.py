@@ -67,9 +67,10 @@ DEEP_SHARE = 0.5
 # as the shipped church stage's does: the leave-one-out table then reads each family as the shipped reader reads a hand
 # it never learned, less the panel. At dev seeds 9300 and 9400 (150 boards each), each family by the networks that
 # never saw it: loose 8.10 -> 7.92 % and 7.64 -> 7.24 %, round 4.00 -> 4.10 % and 4.70 -> 4.63 %, school 3.85 -> 3.71 %
-# and 3.07 -> 3.06 % misread, without doubt the same. The closer crops read as well as the residual network: loose 7.84
-# and 7.19 %, a few cells of 6,000 better, for the closer crops' work besides; not kept, so that a stage without a panel
-# reads its doubtful cells one way. The benchmark's figures are in hardware.md.
+# and 3.07 -> 3.06 % misread, without doubt the same. The tighter and wider crops read first and the residual network
+# after them (as for a taught seat): loose 7.84 and 7.19 %, a few cells of 6,000 better for the closer crops' work
+# besides; not kept, so that a stage without a panel reads its doubtful cells one way. The benchmark's figures are in
+# hardware.md.
 # Tried and not kept (stop 59, 2026-11-29): a second residual letter network, the same shape and fit on the shipped
 # recipe's sets and the third pool's 800 boards too (``train_letters --cursive-pool-boards 800``, 95 script and school
 # hands; 132,080 crops, fit seed 2, 43 minutes on two threads), beside the first with their geometric mean as the
