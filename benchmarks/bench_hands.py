@@ -23,7 +23,7 @@ doubtful cells again, the letter network that reads its persons' letters again f
 (``vision.cells.letters``; ``--no-letters`` reads without it, to compare) and the church network that reads its
 churches' digits again (``vision.cells.churches``; ``--no-churches`` reads without it); loose, round and school also
 the residual letter network trained without them, which reads their doubtful letters with half the say
-(``vision.cells.close_look.residual_path_without``; tidy and quick have none yet).
+(``vision.cells.close_look.CloseLook.residual_for``; tidy and quick have none yet).
 
 Targets on a family never trained on: cells misread <= 1 %, misread with confidence (not reported
 uncertain) <= 0.2 %. The shipped reader is the same reader with the network trained on every family (and the

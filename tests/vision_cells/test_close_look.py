@@ -17,7 +17,6 @@ from vision.cells.close_look import (
     StageNetwork,
     panel_reading,
     residual_path,
-    residual_path_without,
 )
 from vision.cells.cnn import CNN_PATH
 from vision.cells.labels import GLYPH_CLASSES
@@ -305,12 +304,12 @@ def test_only_the_shipped_networks_letters_are_read_by_a_panel():
     for family in FAMILY_NAMES:
         unseen = CellReader(model_path=unseen_model_path(family))
         assert unseen.letters is not None and unseen.letters.panel == ()
-        assert LETTERS.deep_for(unseen_model_path(family)) in (None, residual_path_without(LETTERS, family))
+        assert LETTERS.deep_for(unseen_model_path(family)) in (None, LETTERS.residual_for(unseen_model_path(family)))
         assert (unseen.letters.deep is None) == (LETTERS.deep_for(unseen_model_path(family)) is None)
         assert unseen.churches is not None and unseen.churches.deep is None and CHURCHES.deep_for(
             unseen_model_path(family)) is None
     # The hardest family's is shipped (``bench_hands``' worst row); each one's training is checked in test_hands.
-    assert LETTERS.deep_for(unseen_model_path("loose")) == residual_path_without(LETTERS, "loose")
+    assert LETTERS.deep_for(unseen_model_path("loose")) == LETTERS.residual_for(unseen_model_path("loose"))
 
 
 def test_a_network_trained_without_a_family_is_joined_by_the_residual_network_trained_without_it_alone(tmp_path):
@@ -320,9 +319,9 @@ def test_a_network_trained_without_a_family_is_joined_by_the_residual_network_tr
     ``deep_for`` hands a reader without a family a residual network that saw it."""
     without_loose = tmp_path / "cnn_without_loose.npz"
     assert LETTERS.deep_for(without_loose) is None  # no residual network there yet
-    residual_path_without(LETTERS, "round", tmp_path).write_bytes(b"")  # another family's
+    LETTERS.residual_for(tmp_path / "cnn_without_round.npz").write_bytes(b"")  # another family's
     assert LETTERS.deep_for(without_loose) is None
-    mine = residual_path_without(LETTERS, "loose", tmp_path)
+    mine = LETTERS.residual_for(without_loose)
     mine.write_bytes(b"")
     assert mine == tmp_path / "letters_residual_without_loose.npz"
     assert LETTERS.deep_for(without_loose) == mine

@@ -62,7 +62,7 @@ LOOK_AGAIN_SCALES = (0.9, 1.1)
 # (churches misread 39 -> 35, 16 -> 14, 38 -> 31), without doubt the same.
 DEEP_SHARE = 0.5
 # Beside a cell network trained without a family, the residual letter network trained without the same family, where
-# there is one (``residual_path_without``; ``train_letters --only unseen --residual 16``, stop 60, 2026-11-29: loose,
+# there is one (``CloseLook.residual_for``; ``train_letters --only unseen --residual 16``, stop 60, 2026-11-29: loose,
 # round and school; tidy and quick not yet), reads the doubtful letters so too, in place of the tighter and wider crops,
 # as the shipped church stage's does: the leave-one-out table then reads each family as the shipped reader reads a hand
 # it never learned, less the panel. At dev seeds 9300 and 9400 (150 boards each), each family by the networks that
@@ -118,6 +118,14 @@ class CloseLook:
         model_path = Path(model_path)
         return model_path.with_name(model_path.name.replace("cnn", self.name, 1))
 
+    def residual_for(self, model_path: Path) -> Path:
+        """The stage's residual network that goes with a cell network, named as ``path_for`` names the stage's own:
+        ``cnn.npz`` -> ``<name>_residual.npz`` (``residual_path``), ``cnn_without_loose.npz`` ->
+        ``<name>_residual_without_loose.npz`` (``train_letters --only unseen --residual``: trained without the same
+        family, so that ``bench_hands``' table reads each family with a residual network that never saw it)."""
+        model_path = Path(model_path)
+        return model_path.with_name(model_path.name.replace("cnn", f"{self.name}_residual", 1))
+
     def panel_for(self, model_path: Path) -> tuple[Path, ...]:
         """The networks that read the stage's doubtful cells beside its own (``LOOK_AGAIN_BELOW``): beside the shipped
         cell network's (``CNN_PATH``), the stage's networks trained without one family each (``UNSEEN_DIR``); beside
@@ -130,17 +138,16 @@ class CloseLook:
         """The stage's residual network (``residual_path``), which reads the doubtful cells with the panel and has half
         the say (``StageNetwork.deep``): beside the shipped cell network, where the stage has one; beside a cell network
         trained without a family (``cnn_without_<family>.npz``), the stage's residual network trained without the same
-        family where there is one (``residual_path_without``); else None (a network that learned a family never reads
+        family beside it, where there is one (``residual_for``); else None (a network that learned a family never reads
         it beside one that did not)."""
         if not self.deep:
             return None
         if _shipped(model_path):
             path = residual_path(self)
+        elif Path(model_path).stem.startswith("cnn_without_"):
+            path = self.residual_for(model_path)
         else:
-            stem = Path(model_path).stem
-            if not stem.startswith("cnn_without_"):
-                return None
-            path = residual_path_without(self, stem.removeprefix("cnn_without_"), Path(model_path).parent)
+            return None
         return path if path.is_file() else None
 
     def __post_init__(self) -> None:
@@ -193,14 +200,7 @@ def _shipped(model_path: Path) -> bool:
 def residual_path(look: CloseLook) -> Path:
     """The stage's residual network (``train_letters --residual``): deeper than the stage's own, read only beside the
     shipped cell network, on the cells its panel reads (``CloseLook.deep_for``)."""
-    return CNN_PATH.with_name(f"{look.name}_residual.npz")
-
-
-def residual_path_without(look: CloseLook, family: str, directory: Path = UNSEEN_DIR) -> Path:
-    """The stage's residual network trained without ``family`` (``train_letters --only unseen --residual``), read
-    beside the cell networks trained without it (``CloseLook.deep_for``), so that ``bench_hands``' table reads each
-    family with a residual network that never saw it."""
-    return Path(directory) / f"{look.name}_residual_without_{family}.npz"
+    return look.residual_for(CNN_PATH)
 
 
 def close_from_cell_inks(inks: np.ndarray, zoom: float) -> np.ndarray:

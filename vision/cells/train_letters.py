@@ -164,7 +164,7 @@ import numpy as np
 
 from companion.layout import LAYOUT, SIZE, cell_index, empty_city
 from vision.cells.churches import CHURCHES
-from vision.cells.close_look import CloseLook, StageNetwork, residual_path, residual_path_without
+from vision.cells.close_look import CloseLook, StageNetwork, residual_path
 from vision.cells.cnn import CNN_PATH
 from vision.cells.dataset import TRAINING_CELL_PX, load_digit_split, photographed_board
 from vision.cells.labels import GLYPH_CLASSES, PERSON_LETTERS, TRAINING_LANGUAGES, glyph_for_char
@@ -363,7 +363,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--residual", type=int, default=0, metavar="WIDTH",
                         help="the stage's residual networks of this width instead (16): with --only shipped on every "
                         "set (close_look.residual_path), with --only unseen without each family "
-                        "(close_look.residual_path_without)")
+                        "(close_look.CloseLook.residual_for)")
     parser.add_argument("--global-average", type=int, choices=(0, 1), default=None, help="default the stage's")
     parser.add_argument("--workers", type=int, default=2, help="processes drawing the boards")
     parser.add_argument("--letter-widths", type=float, nargs=2, default=None, metavar=("NARROWEST", "WIDEST"),
@@ -403,7 +403,7 @@ def main(argv: list[str] | None = None) -> int:
         UNSEEN_DIR.mkdir(exist_ok=True)
         for fam in args.families:
             kept = tuple(f for f in sets if f != fam)
-            out = residual_path_without(look, fam) if args.residual else letters_path_without(fam, look)
+            out = look.residual_for(unseen_model_path(fam)) if args.residual else letters_path_without(fam, look)
             fit(kept, data, out if out_dir is None else out_dir / out.name, args.epochs, seed, args.threads, look=look,
                 held_out=fam, device=args.device, teacher_epochs=args.teacher_epochs, residual_width=args.residual,
                 **shape)
