@@ -27,7 +27,7 @@ checks it on a whole table); the cross figure says what a sheet would do to some
 networks) taught as in (b), at tables of the nine hands that no network learned (``vision.synth.hands.NEW_HANDS``;
 ``python -m vision.synth.web_fonts`` fetches their fonts): what a table that teaches gets from the reader it runs.
 (a) and (b) read each family with the networks trained without it: no panel, and the residual letter network
-trained without the same family where there is one (``close_look.CloseLook.residual_for``).
+trained without the same family (``close_look.CloseLook.residual_for``).
 
 How the test data differs from the training data: the hands belong to a family the network never saw
 when ``vision/cells/unseen/cnn_without_<family>.npz`` exists (``vision.cells.train_hands``); otherwise the

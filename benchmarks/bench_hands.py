@@ -20,10 +20,10 @@ anywhere). Each board goes the whole way: rendered, photographed at 24-46 px a c
 
 Each family's reader has the networks trained without it: the cell network, the look network that reads its
 doubtful cells again, the letter network that reads its persons' letters again from a close crop
-(``vision.cells.letters``; ``--no-letters`` reads without it, to compare) and the church network that reads its
-churches' digits again (``vision.cells.churches``; ``--no-churches`` reads without it); loose, round and school also
-the residual letter network trained without them, which reads their doubtful letters with half the say
-(``vision.cells.close_look.CloseLook.residual_for``; tidy and quick have none yet).
+(``vision.cells.letters``; ``--no-letters`` reads without it, to compare), the church network that reads its
+churches' digits again (``vision.cells.churches``; ``--no-churches`` reads without it) and the residual letter network
+trained without it, which reads its doubtful letters with half the say
+(``vision.cells.close_look.CloseLook.residual_for``).
 
 Targets on a family never trained on: cells misread <= 1 %, misread with confidence (not reported
 uncertain) <= 0.2 %. The shipped reader is the same reader with the network trained on every family (and the

@@ -393,9 +393,10 @@ def test_each_unseen_network_was_trained_without_its_family_and_the_shipped_one_
         # again, the letter network that reads its persons' letters and the church network that reads its
         # churches' digits: none may have seen the family, or the figure is not a new hand's.
         unseen = unseen_model_path(name)
-        # ... nor the letter stage's residual network that reads its doubtful letters again, where it has one.
-        deep = [path for path in (LETTERS.deep_for(unseen),) if path is not None]
-        for path in (unseen, look_path_for(unseen), letters_path_for(unseen), CHURCHES.path_for(unseen), *deep):
+        # ... nor the letter stage's residual network that reads its doubtful letters again.
+        deep = LETTERS.deep_for(unseen)
+        assert deep is not None, f"no residual letter network without {name}"
+        for path in (unseen, look_path_for(unseen), letters_path_for(unseen), CHURCHES.path_for(unseen), deep):
             families = trained_on_families(path)
             assert families and name not in families, f"{path.name} saw {families}"
     # The shipped reader's networks: every family and the generator's first hands (the demo's, the tests').

@@ -109,14 +109,14 @@ Held-out crops of the hands it learned: 5.14 % misread, against the shipped lett
 churches --only shipped --residual 16`` likewise writes ``churches_residual.npz`` (105,976 crops, 36 minutes; 1.99 %
 of held-out church crops misread against 2.65 %), which reads the shipped reader's doubtful churches.
 
-``--residual 16 --only unseen --families loose round school`` (stop 60, 2026-11-29; no GPU lent) trains the same
-residual network without each family named, on the same sets as that family's letter network (94,084-94,164 crops,
+``--residual 16 --only unseen`` (loose, round and school at stop 60, tidy and quick at stop 61; no GPU lent) trains the same
+residual network without each family named, on the same sets as that family's letter network (94,084-94,177 crops,
 about 30 minutes a network on two threads here), and writes ``unseen/letters_residual_without_<family>.npz``. Beside the
 networks trained without that family it reads their doubtful letters with half the say (``close_look.CloseLook.
 deep_for``), so ``bench_hands``' leave-one-out table reads each family with a residual network that never saw it. The
 left-out family's training-seed crops, misread by the letter network without it against the residual one: loose 17.22
-against 15.32 %, round 13.42 against 13.71 %, school 8.65 against 8.25 %. Tidy and quick, the families least misread,
-have none yet (``--families tidy quick``: about an hour more here, minutes where a GPU is lent).
+against 15.32 %, round 13.42 against 13.71 %, school 8.65 against 8.25 %, quick 4.42 against 3.80 %, tidy 0.86 against
+0.63 %.
 
 Tried and not kept (stop 52, 2026-11-28): the Italian juggler's G is the letter misread most on the families left
 out (22 % of the G persons at seed 9300, 150 boards a family, against 4-11 % for every other letter), as it is
