@@ -81,6 +81,10 @@ DEEP_SHARE = 0.5
 # residual network read at the tighter and wider crops too (``LOOK_AGAIN_SCALES``, averaged): 2.54 / 2.41 / 2.47 %.
 # Nor another share a stage (the same seeds): the letters' at 0.7 2.37 / 2.31 / 2.47 %, the churches' at 0.7 2.49 /
 # 2.36 / 2.49 % and at 0.3 2.52 / 2.34 / 2.59 %, a cell or a few either way.
+# Nor, at stop 61, a panel of residual networks: the shipped one and the five trained without one family each, their
+# geometric mean as the residual reading (``bench_hands --new-hands --no-shipped --families tidy --boards 150``, dev seeds
+# 9300 / 9400 / 9500: 3.07 / 2.67 / 2.60 % misread as shipped; the shipped one with half of that mean's say 3.02 / 2.68 /
+# 2.63 %, all six even 2.73 % at 9400 and 2.60 % at 9500), for five more deep readings of each doubtful letter.
 # The stage network's share in which one of its kind a cell is, when its head was fitted to the seat's own labelled
 # drawings (``seat_hand.SeatHand.stage_model``: a teaching sheet, corrections) rather than the stage's ``weight``:
 # a head that learned this very hand's letters knows them better than the cell networks that never saw it.
