@@ -68,7 +68,9 @@ DEEP_SHARE = 0.5
 # it never learned, less the panel. At dev seeds 9300 and 9400 (150 boards each), each family by the networks that
 # never saw it: loose 8.10 -> 7.92 % and 7.64 -> 7.24 %, round 4.00 -> 4.10 % and 4.70 -> 4.63 %, school 3.85 -> 3.71 %
 # and 3.07 -> 3.06 % misread, without doubt the same; tidy 0.31 -> 0.28 % and 0.16 -> 0.15 %, quick 1.53 -> 1.28 % and
-# 1.37 -> 1.17 % (stop 61). The tighter and wider crops read first and the residual network
+# 1.37 -> 1.17 % (stop 61). Not the church stage's residual network without a family (school's, tried at stop 61:
+# hardware.md): it read school's boards 3.33 -> 3.13 % misread but let one move of ``bench_moves`` be recorded wrong
+# without a question, under thresholds fitted without it. The tighter and wider crops read first and the residual network
 # after them (as for a taught seat): loose 7.84 and 7.19 %, a few cells of 6,000 better for the closer crops' work
 # besides; not kept, so that a stage without a panel reads its doubtful cells one way. The benchmark's figures are in
 # hardware.md.
