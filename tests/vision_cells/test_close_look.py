@@ -290,7 +290,7 @@ def test_only_the_shipped_networks_letters_are_read_by_a_panel():
     whose network was trained without a family has no panel, and the residual letter network trained without the same
     family: that family must be read by networks that never saw it (``bench_hands``' leave-one-out table; the shipped
     residual networks learned every family). Fails when a network left without a family is joined by one that learned
-    it, or a reader loses its panel or a residual network."""
+    it, when the shipped reader loses its panel or a residual network, or a reader without a family its own."""
     shipped = CellReader(model_path=CNN_PATH)
     assert shipped.letters is not None and shipped.churches is not None
     assert sorted(m.trunk is not None for m in shipped.letters.panel) == [True] * len(FAMILY_NAMES)
