@@ -17,6 +17,13 @@ to the network, and one example is never allowed to overrule a confident network
 symbol show the player's way of drawing it rather than one drawing. A third drawing of every letter and of
 the digits 1-4 on the sheet's eleven free outer spaces was tried (stop 52, dev seeds 7100 and 8100, four players
 of each new family, six fresh boards each): 119 -> 125 and 108 -> 107 of 3,936 cells misread, no better.
+Nor (stop 62) asking a player who writes the persons' letters both ways, as capitals and small, for the first of
+each pair in capitals and the second small, where two drawings left to chance show one way only about half the
+time: with the sheets drawn that way by the hands that mix them (quick, round, loose; four players, six fresh
+boards a player, the same boards both ways), dev seeds 7100-7600 514 -> 489 and 7700-8000 266 -> 282 of the
+players' own misread cells, ``bench_adapt``'s seed 25 -> 28 with its sheets drawn apart from its boards. Most of
+what a taught seat still misreads is a few hands' letters that look alike either way (round's Ecolier, whose
+copperplate S, P and J are read as one another; loose's Kristi), not a way of writing the sheet never showed.
 Nothing is retrained, the second network keeps its say, and no other seat's reading changes. Each drawing is
 also kept in a few views (the photo jittered as a camera would, the drawing turned and scaled a little), which
 count as one example. Several photos at once are fine, and one photo of the whole table with every player's sheet
