@@ -41,7 +41,7 @@ import cv2
 import numpy as np
 
 from companion.errors import UserError
-from companion.layout import ALL_CELLS, cell_index, empty_city
+from companion.layout import ALL_CELLS, LAYOUT, cell_index, empty_city
 from companion.store import GameStore
 from vision.board import StickerPlaces, find_single_board
 from vision.cells.dataset import jitter_rectified
@@ -159,6 +159,64 @@ def teach_from_rectified(boards: Sequence[np.ndarray | tuple[int, np.ndarray]], 
     return summary
 
 
+# A board is taken for a teaching sheet when at least this share of the layout's cells are read as drawn and at most
+# SHEET_EXTRA_AT_MOST drawings lie elsewhere: a board in play, or an empty one, never teaches its empty spaces as symbols.
+SHEET_DRAWN_AT_LEAST = 0.8
+SHEET_EXTRA_AT_MOST = 3
+
+
+def not_a_sheet(reader: CellReader, rectified: np.ndarray) -> str | None:
+    """Why a board is not the teaching layout (a board in play, an empty one, one half drawn), or None when it is.
+    What the layout's cells are read as does not matter here (a hand never seen is misread): only where ink is."""
+    read, _, _ = reader.read(rectified, None)
+    drawn = {cell for cell in ALL_CELLS
+             if read[cell_index(cell)[1]][cell_index(cell)[0]] not in ".#" and cell not in LAYOUT.printed_crates}
+    on_layout = len(drawn & set(TEACH_LAYOUT))
+    elsewhere = len(drawn - set(TEACH_LAYOUT))
+    if on_layout < SHEET_DRAWN_AT_LEAST * len(TEACH_LAYOUT):
+        return f"only {on_layout} of the teaching layout's {len(TEACH_LAYOUT)} cells are drawn"
+    if elsewhere > SHEET_EXTRA_AT_MOST:
+        return f"{elsewhere} drawings lie outside the teaching layout"
+    return None
+
+
+def boards_in_picture(image: np.ndarray, seat: int | None = None) -> list[tuple[int, np.ndarray]]:
+    """(seat, rectified board) of every board a picture shows: by the kit's markers (``seat`` given: that seat's only),
+    else one board found by its outline, taken as ``seat`` (default 0)."""
+    marked = StickerPlaces().locate(image)  # stuck by hand: measured on the sheet's own grid
+    found = [(b.seat, b.rectified) for b in marked if seat is None or b.seat == seat]
+    if not marked:
+        single = find_single_board(image)
+        found = [(seat or 0, single.rectified)] if single is not None else []
+    return found
+
+
+def teach_from_picture(image: np.ndarray, hands: TableHands, *, seat: int | None = None,
+                       reader: CellReader | None = None, seed: int = 0) -> dict[str, Any]:
+    """Teach from one picture (the table camera's frame, or a photo of the sheets): every board in it that shows the
+    teaching layout teaches its seat's hand (``seat``: only that seat's); a board that does not is left alone and
+    named in ``skipped`` with the reason. Raises ``UserError`` when no board in it shows the layout."""
+    reader = reader or CellReader(hands.language)
+    found = boards_in_picture(image, seat)
+    if not found:
+        where = f" of seat {seat}" if seat is not None else ""
+        raise UserError(f"no city board{where} found in the picture (markers or board outline)")
+    sheets: list[tuple[int, np.ndarray]] = []
+    skipped: dict[str, str] = {}
+    for board_seat, rectified in found:
+        problem = not_a_sheet(reader, rectified)
+        if problem is None:
+            sheets.append((board_seat, rectified))
+        else:
+            skipped[str(board_seat)] = problem
+    if not sheets:
+        reasons = "; ".join(f"seat {s}: {why}" for s, why in sorted(skipped.items()))
+        raise UserError(f"no board in the picture shows the teaching layout ({reasons})")
+    summary = teach_hands(sheets, hands, seed=seed, reader=reader)
+    summary["skipped"] = skipped
+    return summary
+
+
 def teach_from_images(paths: Sequence[str | Path], data_dir: str | Path, language: str = "en",
                       seat: int | None = None) -> dict[str, Any]:
     """Teach mode from photos of teaching sheets (``TEACH_LAYOUT``); summary as a JSON-able dict.
@@ -173,11 +231,7 @@ def teach_from_images(paths: Sequence[str | Path], data_dir: str | Path, languag
         image = cv2.imread(str(path), cv2.IMREAD_COLOR)
         if image is None:
             raise UserError(f"{path}: not a readable image")
-        marked = StickerPlaces().locate(image)  # stuck by hand: measured on the sheet's own grid
-        found = [(b.seat, b.rectified) for b in marked if seat is None or b.seat == seat]
-        if not marked:
-            single = find_single_board(image)
-            found = [(seat or 0, single.rectified)] if single is not None else []
+        found = boards_in_picture(image, seat)
         if not found:
             where = f" for seat {seat}" if seat is not None else ""
             raise UserError(f"{path}: no city board found{where} (markers or board outline)")

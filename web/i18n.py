@@ -249,6 +249,53 @@ CATALOGUE: dict[str, tuple[str, str, str]] = {
         "en disputa."),
     "not allowed": ("non permesso", "interdit", "no permitido"),
     "Recorded": ("Registrato", "Enregistré", "Registrado"),
+    # teaching the camera each player's handwriting (web/templates/teach.html, routes.teach)
+    "Teach the handwriting": ("Insegna la calligrafia", "Apprendre l'écriture", "Enseñar la letra"),
+    "Teach the camera each player's handwriting": (
+        "Insegna alla telecamera la calligrafia di ogni giocatore",
+        "Apprendre à la caméra l'écriture de chaque joueur",
+        "Enseñar a la cámara la letra de cada jugador"),
+    ("The camera learns each player's hand as you play. A teaching sheet gives it a head start: each player draws "
+     "this layout on their own city board, every symbol twice, with the board's markers on as in play."): (
+        "La telecamera impara la mano di ogni giocatore mentre giocate. Un foglio di prova le dà un vantaggio: "
+        "ogni giocatore disegna questo schema sul proprio foglio città, ogni simbolo due volte, con i marcatori "
+        "del foglio al loro posto come in partita.",
+        "La caméra apprend la main de chaque joueur au fil de la partie. Une feuille d'apprentissage lui donne "
+        "une longueur d'avance : chaque joueur dessine ce modèle sur son propre plateau de ville, chaque symbole "
+        "deux fois, avec les marqueurs du plateau en place comme en jeu.",
+        "La cámara aprende la mano de cada jugador mientras jugáis. Una hoja de muestra le da ventaja: cada "
+        "jugador dibuja este esquema en su propio tablero de ciudad, cada símbolo dos veces, con los marcadores "
+        "del tablero puestos como en la partida."),
+    ("Then teach from the table camera, or from a photo of the sheets taken with this phone from straight above. "
+     "A board that does not show the layout is left as it is."): (
+        "Poi insegnate dalla telecamera del tavolo, o da una foto dei fogli scattata con questo telefono "
+        "dall'alto. Un foglio che non mostra lo schema resta com'è.",
+        "Puis apprenez depuis la caméra de la table, ou depuis une photo des feuilles prise avec ce téléphone "
+        "bien au-dessus. Un plateau qui ne montre pas le modèle est laissé tel quel.",
+        "Luego enseñad desde la cámara de la mesa, o desde una foto de las hojas hecha con este teléfono "
+        "desde arriba. Un tablero que no muestra el esquema se deja como está."),
+    "Teaching layout": ("Schema di prova", "Modèle d'apprentissage", "Esquema de muestra"),
+    "Whose sheet": ("Di chi è il foglio", "À qui est la feuille", "De quién es la hoja"),
+    "every board in the picture": ("ogni foglio nella foto", "chaque plateau de la photo",
+                                   "cada tablero de la foto"),
+    "Teach from the table camera": ("Insegna dalla telecamera del tavolo", "Apprendre depuis la caméra de la table",
+                                    "Enseñar desde la cámara de la mesa"),
+    "No camera picture yet: use a photo.": ("Ancora nessuna immagine dalla telecamera: usate una foto.",
+                                            "Pas encore d'image de la caméra : utilisez une photo.",
+                                            "Aún no hay imagen de la cámara: usad una foto."),
+    "Photo of the sheets": ("Foto dei fogli", "Photo des feuilles", "Foto de las hojas"),
+    "Teach from the photo": ("Insegna dalla foto", "Apprendre depuis la photo", "Enseñar desde la foto"),
+    "seat {s}": ("posto {s}", "place {s}", "puesto {s}"),
+    "{who} taught": ("{who} imparato", "{who} appris", "{who} aprendido"),
+    "the camera misread {cells} before, {now} now": (
+        "prima la telecamera leggeva male {cells}, ora {now}",
+        "la caméra lisait mal {cells} avant, {now} maintenant",
+        "antes la cámara leía mal {cells}, ahora {now}"),
+    "seat {s} not taught": ("posto {s} non imparato", "place {s} non apprise", "puesto {s} no aprendido"),
+    "Choose a photo of the teaching sheets, or teach from the table camera.": (
+        "Scegliete una foto dei fogli di prova, o insegnate dalla telecamera del tavolo.",
+        "Choisissez une photo des feuilles d'apprentissage, ou apprenez depuis la caméra de la table.",
+        "Elegid una foto de las hojas de muestra, o enseñad desde la cámara de la mesa."),
 }
 
 # Plain sentences for the rules a drawing can break (English shows the engine's own, more precise words).

@@ -32,6 +32,7 @@ from web.i18n import LANGUAGE_NAMES, LANGUAGES, describe_action, item_label, let
 from web.render import dashboard_context, game_context
 from web.security import check_csrf, csrf_token, require_change_rights
 from web.service import TableService
+from web.views import city_cells
 
 bp = Blueprint("table", __name__)
 
@@ -469,3 +470,71 @@ def answer_question() -> Any:
     if tracker.dispute is not None and tracker.dispute.action == action:  # "as drawn", where it is not allowed
         return done(f"{describe_action(lang(), action, tracker.names)} — {_('breaks a rule')}", move=action)
     return done(f"{_('Recorded')}: {describe_action(lang(), action, tracker.names)}", move=action)
+
+
+# -- teaching the camera each player's handwriting ------------------------------------------------------
+TEACH_PHOTO_MAX_BYTES = 16 * 1024 * 1024  # a phone's photo; every other request stays under MAX_CONTENT_LENGTH
+
+
+def _seat_names() -> dict[int, str]:
+    """Board seat -> the player sitting there in the running game (no game: none)."""
+    tracker = service().tracker
+    if tracker is None:
+        return {}
+    return {int(seat): name for seat, name in zip(tracker.seats, tracker.names, strict=False)}
+
+
+@bp.get("/teach")
+def teach_page() -> str:
+    from vision.teach import teaching_city
+
+    svc = service()
+    layout = {"name": _("Teaching layout"), "index": 0,
+              "cells": city_cells(teaching_city(), letters=letters_for(lang()), lang=lang())}
+    names = _seat_names()
+    seats = [{"seat": s, "label": _("seat {s} (markers {a}–{b})", s=s, a=4 * s, b=4 * s + 3)
+              + (f" — {names[s]}" if s in names else "")} for s in range(5)]
+    return render_template("teach.html", layout=layout, seats=seats, has_frame=svc.last_frame is not None,
+                           camera_status=svc.camera_status, pin_ok=pin_ok())
+
+
+def _teach_message(summary: dict[str, Any]) -> str:
+    names = _seat_names()
+    parts = []
+    for seat, seen in summary["by_seat"].items():
+        who = _("seat {s}", s=seat) + (f" ({names[int(seat)]})" if int(seat) in names else "")
+        before, after = seen["misread_before"], seen["misread_after"]
+        line = _("{who} taught", who=who)
+        if before:
+            line += ": " + _("the camera misread {cells} before, {now} now", cells=", ".join(before),
+                             now=", ".join(after) if after else _("none"))
+        parts.append(line)
+    for seat, why in summary.get("skipped", {}).items():
+        parts.append(_("seat {s} not taught", s=seat) + f" ({why})")
+    message = "; ".join(parts) + "."
+    return message[:1].upper() + message[1:]
+
+
+@bp.post("/teach")
+def teach() -> Any:
+    """A teaching sheet per player, from the table camera's picture (``source=camera``) or a photo sent from a phone
+    (``photo``); ``seat``: only that seat's board (empty: every board in the picture that shows the layout)."""
+    import cv2
+    import numpy as np
+
+    request.max_content_length = TEACH_PHOTO_MAX_BYTES
+    data = guarded()
+    seat = optional_int(data, "seat")
+    if seat is not None and seat > 4:
+        raise UserError(f"seat must be between 0 and 4, not {seat}")
+    picture = None
+    if text(data, "source", 10) != "camera":
+        upload = request.files.get("photo")
+        if upload is None or not upload.filename:
+            raise UserError(_("Choose a photo of the teaching sheets, or teach from the table camera."))
+        raw = upload.read()
+        picture = cv2.imdecode(np.frombuffer(raw, np.uint8), cv2.IMREAD_COLOR) if raw else None
+        if picture is None:
+            raise UserError(f"the photo {upload.filename[:80]} is not a readable image (send a JPEG or PNG)")
+    summary = service().teach(picture, seat=seat, language=lang())
+    return done(_teach_message(summary), taught=summary["seats"], skipped=summary.get("skipped", {}))

@@ -203,6 +203,25 @@ class TableService:
         if rectified is not None:
             hands.learn(drawing.seat, rectified, drawing.cells, drawing.kind)
 
+    def teach(self, picture: Any = None, *, seat: int | None = None, language: str = "en") -> dict[str, Any]:
+        """Teach each seat's hand from its teaching sheet (``vision.teach``) in ``picture`` (a BGR image: a photo of
+        the sheets), or in the camera's latest frame when None. Kept for every game; the current game's seats read
+        with it from the next frame on. ``language``: the sheets' person letters when no game is running."""
+        try:
+            from vision.cells.seat_hand import TableHands
+            from vision.teach import teach_from_picture
+        except ImportError:
+            raise UserError("this installation has no camera reader to teach") from None
+        if picture is None:
+            with self._lock:
+                picture = None if self.last_frame is None else self.last_frame.copy()
+            if picture is None:
+                raise UserError("there is no camera picture yet: send a photo of the teaching sheets instead")
+        hands = self.hands  # the current game's: its seats learn at once (the sheet is kept for every game too)
+        if hands is None:
+            hands = TableHands(self.store, None, language)
+        return teach_from_picture(picture, hands, seat=seat)
+
     def new_game(self, names: list[str], *, start_player: int = 0, seats: list[int] | None = None,
                  language: str = "en", camera: str | None = None, keep_hands: bool = False) -> Tracker:
         """``keep_hands``: each seat starts from the hand the reader learned in its last game."""

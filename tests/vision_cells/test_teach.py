@@ -156,3 +156,29 @@ def test_broken_teach_file_falls_back_to_the_shipped_model(tmp_path):
     assert not reader.taught
     city, _, _ = reader.read(np.full((448, 448, 3), 220, np.uint8))
     assert len(city) == SIZE
+
+
+def test_a_picture_teaches_the_boards_that_show_the_layout_and_leaves_a_board_in_play_alone(tmp_path):
+    # The table camera's frame: seat 1 drew the teaching layout; seat 0's board is a game in play, seat 2's is empty,
+    # and seat 3 drew the layout on a board with five walls of a game still on it.
+    from companion.layout import draw_on_city, empty_city
+    from vision.teach import teach_from_picture
+
+    walls = [{"cell": c, "item": "W"} for c in ("C1", "E1", "F1", "A2", "G2")]
+    busy_sheet = draw_on_city(teaching_city(), walls, only_empty=True)
+    spec = TableSpec(cities=(tuple(TEST_CITIES[0]), tuple(teaching_city()), tuple(empty_city()), tuple(busy_sheet)),
+                     seed=6, hands=(ODD_HAND,) * 4)
+    frame, _ = render_table(spec, np.random.default_rng(6))
+    hands = TableHands(None, None, "en")
+    summary = teach_from_picture(frame, hands)
+    assert summary["seats"] == [1]
+    assert set(summary["skipped"]) == {"0", "2", "3"}
+    assert "of the teaching layout's 30 cells are drawn" in summary["skipped"]["0"]
+    assert summary["skipped"]["2"] == "only 0 of the teaching layout's 30 cells are drawn"
+    assert summary["skipped"]["3"] == "5 drawings lie outside the teaching layout"
+    assert hands.hand(1) is not None and all(hands.hand(s) is None for s in (0, 2, 3))
+    # Only a board in play in view (a seat named, or none drawn): nothing is taught, and the answer says why.
+    with pytest.raises(UserError, match="no board in the picture shows the teaching layout .seat 0: "):
+        teach_from_picture(frame, TableHands(None, None, "en"), seat=0)
+    with pytest.raises(UserError, match="no city board of seat 4 found"):
+        teach_from_picture(frame, TableHands(None, None, "en"), seat=4)

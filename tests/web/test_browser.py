@@ -89,7 +89,8 @@ def test_every_page_fits_a_phone_and_every_control_is_a_44px_target(browser, ser
     inner_wall_dispute(server.tracker)
     for width in (390, 360):
         page.set_viewport_size({"width": width, "height": PHONE["height"]})
-        for name, path in {"table-dispute": "/", "new-game": "/setup", "camera": "/camera", "games": "/games"}.items():
+        for name, path in {"table-dispute": "/", "new-game": "/setup", "camera": "/camera", "games": "/games",
+                           "teach": "/teach"}.items():
             page.goto(server.url + path)
             assert overflow(page) == 0, f"{path} scrolls sideways at {width} px"
             shoot(page, f"{name}-{width}")
@@ -307,3 +308,37 @@ def test_the_demo_dispute_waits_for_the_table_is_overridden_and_the_demo_resumes
         assert again.get_json("/healthz")["game"] == game
     finally:
         again.stop()
+
+
+def test_a_teaching_sheet_photographed_with_a_phone_is_taught_without_a_reload(browser, server, tmp_path):
+    import cv2
+
+    from .test_teach_page import sheet_photo
+
+    server.service.new_game(["Anke", "Ben"])
+    photo = tmp_path / "sheets.jpg"
+    cv2.imwrite(str(photo), sheet_photo(seat=1))
+    page = phone(browser)
+    page.goto(server.url + "/camera")
+    page.get_by_role("link", name="Teach the camera each player's handwriting").click()
+    page.locator("#teach-form").wait_for()
+    page.evaluate("window.__notReloaded = true")
+    assert overflow(page) == 0
+    assert page.locator("svg.city g.cell.outer[data-item=W]").count() == 2
+    small = page.evaluate("""() => Array.from(document.querySelectorAll('main button, main select, main input[type=file]'))
+        .filter(e => e.getBoundingClientRect().height < 44).map(e => e.outerHTML.slice(0, 80))""")
+    assert small == []
+    assert page.locator("#teach-camera").is_disabled()  # no camera picture in this test
+    # No photo chosen yet: the answer says what to do, in the form, and nothing is taught.
+    page.locator("#pin-input").fill(server.pin)
+    page.locator("#teach-send-photo").click()
+    page.locator("#teach-msg.error", has_text="Choose a photo of the teaching sheets").wait_for()
+    page.locator("#teach-photo").set_input_files(str(photo))
+    page.locator("#teach-send-photo").click()
+    page.locator("#teach-msg", has_text="Seat 1 (Ben) taught").wait_for()
+    assert "error" not in (page.locator("#teach-msg").get_attribute("class") or "")
+    assert not_reloaded(page)
+    assert page.locator("#pin-bar").is_hidden()  # the PIN was given once on this phone
+    assert server.service.hands.hand(1) is not None and server.service.hands.hand(0) is None
+    shoot(page, "teach-done")
+    page.close()
