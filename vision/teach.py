@@ -141,14 +141,15 @@ def teach_hands(sheets: Sequence[tuple[int, np.ndarray]], hands: TableHands, *, 
 
 
 def teach_from_rectified(boards: Sequence[np.ndarray | tuple[int, np.ndarray]], data_dir: str | Path,
-                         language: str = "en", *, seat: int = 0, seed: int = 0) -> dict[str, Any]:
+                         language: str = "en", *, seat: int = 0, seed: int = 0,
+                         reader: CellReader | None = None) -> dict[str, Any]:
     """Teach from rectified teaching sheets, each a picture (of ``seat``) or (seat, picture); kept in the
     game store of ``data_dir`` with that seat's hand, for every game to come."""
     check_language(language)
     sheets = [b if isinstance(b, tuple) else (seat, b) for b in boards]
     out_dir = Path(data_dir)
     with GameStore(out_dir) as store:
-        summary = teach_hands(sheets, TableHands(store, None, language), seed=seed)
+        summary = teach_hands(sheets, TableHands(store, None, language), seed=seed, reader=reader)
         summary["saved"] = str(store.path)
     old = out_dir / TEACH_FILE
     if old.is_file():
@@ -201,6 +202,16 @@ def teach_from_picture(image: np.ndarray, hands: TableHands, *, seat: int | None
     if not found:
         where = f" of seat {seat}" if seat is not None else ""
         raise UserError(f"no city board{where} found in the picture (markers or board outline)")
+    sheets, skipped = sheets_among(found, reader, "the picture")
+    summary = teach_hands(sheets, hands, seed=seed, reader=reader)
+    summary["skipped"] = skipped
+    return summary
+
+
+def sheets_among(found: Sequence[tuple[int, np.ndarray]], reader: CellReader,
+                 where: str) -> tuple[list[tuple[int, np.ndarray]], dict[str, str]]:
+    """(the boards of ``found`` that show the teaching layout, seat -> why each other one does not). Raises
+    ``UserError`` naming ``where`` (a picture, a file) when none does."""
     sheets: list[tuple[int, np.ndarray]] = []
     skipped: dict[str, str] = {}
     for board_seat, rectified in found:
@@ -211,10 +222,8 @@ def teach_from_picture(image: np.ndarray, hands: TableHands, *, seat: int | None
             skipped[str(board_seat)] = problem
     if not sheets:
         reasons = "; ".join(f"seat {s}: {why}" for s, why in sorted(skipped.items()))
-        raise UserError(f"no board in the picture shows the teaching layout ({reasons})")
-    summary = teach_hands(sheets, hands, seed=seed, reader=reader)
-    summary["skipped"] = skipped
-    return summary
+        raise UserError(f"no board in {where} shows the teaching layout ({reasons})")
+    return sheets, skipped
 
 
 def teach_from_images(paths: Sequence[str | Path], data_dir: str | Path, language: str = "en",
@@ -223,10 +232,15 @@ def teach_from_images(paths: Sequence[str | Path], data_dir: str | Path, languag
 
     Every sheet found teaches the seat its markers name (one photo of the whole table teaches every
     player at once); a sheet photographed alone, without markers, teaches ``seat`` (default 0). With
-    ``seat`` given, only that seat's sheet is taken from photos with markers.
-    Raises ``UserError`` naming the file for an unreadable image or one with no board in it.
+    ``seat`` given, only that seat's sheet is taken from photos with markers. A board that does not show the
+    layout (a game in play beside the sheets) is left alone and named in ``skipped``.
+    Raises ``UserError`` naming the file for an unreadable image, one with no board in it, or one where no board
+    shows the layout.
     """
+    check_language(language)
+    reader = CellReader(language)
     sheets: list[tuple[int, np.ndarray]] = []
+    skipped: dict[str, str] = {}
     for path in paths:
         image = cv2.imread(str(path), cv2.IMREAD_COLOR)
         if image is None:
@@ -235,7 +249,10 @@ def teach_from_images(paths: Sequence[str | Path], data_dir: str | Path, languag
         if not found:
             where = f" for seat {seat}" if seat is not None else ""
             raise UserError(f"{path}: no city board found{where} (markers or board outline)")
-        sheets.extend(found)
-    summary = teach_from_rectified(sheets, data_dir, language)
+        shown, left = sheets_among(found, reader, str(path))
+        sheets.extend(shown)
+        skipped.update(left)
+    summary = teach_from_rectified(sheets, data_dir, language, reader=reader)
     summary["images"] = [str(p) for p in paths]
+    summary["skipped"] = skipped
     return summary

@@ -182,3 +182,20 @@ def test_a_picture_teaches_the_boards_that_show_the_layout_and_leaves_a_board_in
         teach_from_picture(frame, TableHands(None, None, "en"), seat=0)
     with pytest.raises(UserError, match="no city board of seat 4 found"):
         teach_from_picture(frame, TableHands(None, None, "en"), seat=4)
+
+
+def test_the_teach_command_leaves_a_board_in_play_beside_the_sheets_alone(tmp_path, capsys):
+    spec = TableSpec(cities=(tuple(TEST_CITIES[1]), tuple(teaching_city())), seed=8, hands=(ODD_HAND, ODD_HAND))
+    frame, _ = render_table(spec, np.random.default_rng(8))
+    path = tmp_path / "table.png"
+    cv2.imwrite(str(path), frame)
+    assert main(["teach", str(path), "--data", str(tmp_path / "d")]) == 0
+    summary = json.loads(capsys.readouterr().out)
+    assert summary["seats"] == [1] and list(summary["skipped"]) == ["0"]
+    taught = TableHands.taught(tmp_path / "d", "en")
+    assert taught.hand(1) is not None and taught.hand(0) is None
+    # Only the board in play: nothing is taught and the command says why, in one line.
+    assert main(["teach", str(path), "--data", str(tmp_path / "e"), "--seat", "0"]) == 2
+    error = capsys.readouterr().err.strip()
+    assert "no board in" in error and "shows the teaching layout (seat 0: only" in error and "\n" not in error
+    assert TableHands.taught(tmp_path / "e", "en") is None
