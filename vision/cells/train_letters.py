@@ -57,6 +57,12 @@ another. Not shipped. The church stage with the third pool's digits too (``--sta
 800``, the network without loose, 121,237 crops, 11 min, held-out crops 2.15 % misread): loose 9.82 -> 9.74 %,
 its 4 read as 1 42 -> 43 and 1 as 4 40 -> 43. Not shipped either.
 
+Tried and not kept (stop 62, 2026-11-29), on the network without loose (the shipped recipe otherwise, one fit each,
+11 min on two threads; loose's training-seed letter crops, 12,233, misread 17.22 % by the network shipped): half of
+every batch's crops with a random square of 25-45 % of the side blanked (random erasing, so that no one stroke decides
+a letter) 18.19 %; every batch mixed with itself shuffled (mixup, a Beta(0.2, 0.2) share, the larger kept) 17.56 %.
+Neither reads a hand it never saw better than another fit seed would.
+
 Tried and not kept (stop 48, 2026-11-28): hands that write narrower or wider than their fonts (``--letter-widths
 0.55 1.4``: each board's hand a width factor drawn log-uniformly, ``Hand.letter_width``), after the letters misread
 most were a few fonts' (at seed 9300, 150 boards a family drawn as ``bench_hands`` draws them: loose's Kristi 51 % of
