@@ -265,12 +265,15 @@ def test_a_die_leaning_out_over_the_wall_is_read_from_beyond_the_floor(reader):
     ("dice_side_face_by_the_wall_head.jpg", ["head", "log", "log", "swords", "swords"]),
     ("dice_side_face_by_the_wall_crate.jpg", ["crate", "cross", "log", "swords", "wall"]),
     ("dice_side_face_in_the_tray.jpg", ["cross", "cross", "head", "head", "head"]),
+    ("dice_top_hidden_in_a_cluster.jpg", ["cross", "log", "swords", "swords", "wall"]),
 ])
 def test_a_die_showing_only_its_side_on_the_floor_is_read_from_its_top_beyond(reader, name, faces):
     """Whole tables under the camera at 75 cm (``TableSpec.random``, seeds 999 and bench_dice's, trays cut out of
     the frames): a die far from the camera shows a long side face, its top a die and more away (twice out over
     the floor's edge, once by a sticker). The blob's middle lay on that blank side, which was read as a cross
-    for sure. A blank face is never a top: its symbol is looked for, within a die and a half."""
+    for sure. A blank face is never a top: its symbol is looked for, within a die and a half. The last: a swords
+    and a wall touching by the floor's edge, both tops out over it, counted one die by the surplus rule until stop
+    62 (the wall's top then placed on the floor by the lean and read as a head, doubtful), both dice since."""
     frame = cv2.imread(str(Path(__file__).parent / "data" / name))
     readings = _read(reader, frame)
     assert readings is not None
@@ -280,7 +283,6 @@ def test_a_die_showing_only_its_side_on_the_floor_is_read_from_its_top_beyond(re
 
 @pytest.mark.parametrize("name, sure_faces", [
     ("dice_top_turned_away.jpg", ["crate", "cross", "log", "swords"]),
-    ("dice_top_hidden_in_a_cluster.jpg", ["cross", "log", "swords", "swords"]),
 ])
 def test_a_die_whose_top_is_nowhere_in_view_is_doubtful(reader, name, sure_faces):
     """The same kind of tables. A log leans against a cross with its top turned away from the camera: only a
@@ -289,7 +291,8 @@ def test_a_die_whose_top_is_nowhere_in_view_is_doubtful(reader, name, sure_faces
     symbol at its edge, read as a cross for sure. Looked for again, neither shows a symbol of its own in the
     middle of its crop: each is doubtful, and the four others are read as before. (Since the tray's stickers are
     fitted as lines the hidden wall's top is placed by the lean beside the packed dice, on the floor, and its crop
-    read as a head for sure: a top placed off their white is doubtful, ``OFF_WHITE_BELOW``.)"""
+    read as a head for sure: a top placed off their white is doubtful, ``OFF_WHITE_BELOW``. Since stop 62 that wall
+    keeps its own die and its top is found out over the floor's edge: the test above.)"""
     frame = cv2.imread(str(Path(__file__).parent / "data" / name))
     readings = _read(reader, frame)
     assert readings is not None and len(readings) == 5
