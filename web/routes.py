@@ -495,7 +495,7 @@ def teach_page() -> str:
     seats = [{"seat": s, "label": _("seat {s} (markers {a}–{b})", s=s, a=4 * s, b=4 * s + 3)
               + (f" — {names[s]}" if s in names else "")} for s in range(5)]
     return render_template("teach.html", layout=layout, seats=seats, has_frame=svc.last_frame is not None,
-                           camera_status=svc.camera_status, pin_ok=pin_ok())
+                           pin_ok=pin_ok())
 
 
 def _teach_message(summary: dict[str, Any]) -> str:
