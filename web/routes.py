@@ -524,9 +524,7 @@ def teach() -> Any:
 
     request.max_content_length = TEACH_PHOTO_MAX_BYTES
     data = guarded()
-    seat = optional_int(data, "seat")
-    if seat is not None and seat > 4:
-        raise UserError(f"seat must be between 0 and 4, not {seat}")
+    seat = as_int(data, "seat", 0, 4) if data.get("seat") not in (None, "") else None
     picture = None
     if text(data, "source", 10) != "camera":
         upload = request.files.get("photo")

@@ -207,11 +207,9 @@ class TableService:
         """Teach each seat's hand from its teaching sheet (``vision.teach``) in ``picture`` (a BGR image: a photo of
         the sheets), or in the camera's latest frame when None. Kept for every game; the current game's seats read
         with it from the next frame on. ``language``: the sheets' person letters when no game is running."""
-        try:
-            from vision.cells.seat_hand import TableHands
-            from vision.teach import teach_from_picture
-        except ImportError:
-            raise UserError("this installation has no camera reader to teach") from None
+        from vision.cells.seat_hand import TableHands
+        from vision.teach import teach_from_picture
+
         if picture is None:
             with self._lock:
                 picture = None if self.last_frame is None else self.last_frame.copy()
