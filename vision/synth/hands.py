@@ -222,6 +222,20 @@ def _skeleton(binary: np.ndarray) -> np.ndarray:
 
 
 MARKER_STEP_PX = 3  # marker widths are drawn in steps of this many pixels at GLYPH_RENDER_PX (one cache entry each)
+# A font's stroke is traced by the marker wherever its ink reaches this much (0..1, at GLYPH_RENDER_PX). A script's
+# hairlines are a pixel or less wide there, their ink 0.2-0.5 after antialiasing: traced from 0.5 as before stop 63,
+# Écolier's N and M lost their diagonals and its S its upper curve (the marker wrote only the broad strokes, and the
+# hairlines stayed as the nib drew them, to fade out of the photo).
+MARKER_TRACE_FROM = 0.2
+
+
+def marker_written(ink: np.ndarray, pen_px: int) -> np.ndarray:
+    """``ink`` (a glyph, 0..1) written with a marker ``pen_px`` wide: every stroke, hairlines too, at least the pen's
+    width (the glyph padded by ``pen_px`` on every side, not cropped)."""
+    padded = np.pad(ink, pen_px)
+    disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (pen_px, pen_px))
+    line = cv2.dilate(_skeleton((padded > MARKER_TRACE_FROM).astype(np.uint8)), disc).astype(np.float32)
+    return np.maximum(padded, cv2.GaussianBlur(line, (0, 0), 0.8))
 
 
 @lru_cache(maxsize=8192)
@@ -232,11 +246,7 @@ def marker_glyph(path: str, char: str, weight: int, pen_px: int) -> np.ndarray |
     ink = font_glyph(path, char, weight)
     if ink is None or pen_px < 2:
         return ink
-    pad = pen_px
-    padded = np.pad(ink, pad)
-    disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (pen_px, pen_px))
-    line = cv2.dilate(_skeleton((padded > 0.5).astype(np.uint8)), disc).astype(np.float32)
-    out = np.maximum(padded, cv2.GaussianBlur(line, (0, 0), 0.8))
+    out = marker_written(ink, pen_px)
     ys, xs = np.nonzero(out > 0.2)
     out = out[ys.min():ys.max() + 1, xs.min():xs.max() + 1]
     out.setflags(write=False)
