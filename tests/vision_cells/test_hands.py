@@ -396,7 +396,10 @@ def test_each_unseen_network_was_trained_without_its_family_and_the_shipped_one_
         # ... nor the letter stage's residual network that reads its doubtful letters again.
         deep = LETTERS.deep_for(unseen)
         assert deep is not None, f"no residual letter network without {name}"
-        for path in (unseen, look_path_for(unseen), letters_path_for(unseen), CHURCHES.path_for(unseen), deep):
+        # ... nor the church stage's, where there is one (``CloseLook.deep_for``).
+        church_deep = CHURCHES.deep_for(unseen)
+        for path in (unseen, look_path_for(unseen), letters_path_for(unseen), CHURCHES.path_for(unseen), deep,
+                     *([church_deep] if church_deep is not None else [])):
             families = trained_on_families(path)
             assert families and name not in families, f"{path.name} saw {families}"
     # The shipped reader's networks: every family and the generator's first hands (the demo's, the tests').

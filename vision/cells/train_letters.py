@@ -124,6 +124,11 @@ left-out family's training-seed crops, misread by the letter network without it 
 against 15.32 %, round 13.42 against 13.71 %, school 8.65 against 8.25 %, quick 4.42 against 3.80 %, tidy 0.86 against
 0.63 %.
 
+``--stage churches --residual 16 --only unseen --families loose`` (stop 63) writes ``unseen/churches_residual_without_loose.npz``
+(94,353 crops; loose's training-seed church crops 8.14 % misread), which reads the doubtful churches of the networks
+without loose (``CloseLook.deep_for``); hardware.md has its figures. School's (stop 61, again at stop 63) is not shipped:
+with it ``bench_moves`` recorded a move wrong without asking.
+
 Tried and not kept (stop 52, 2026-11-28): the Italian juggler's G is the letter misread most on the families left
 out (22 % of the G persons at seed 9300, 150 boards a family, against 4-11 % for every other letter), as it is
 drawn on a third of the boards only (the Italian ones) and so learned from a third as many crops as a C. The
