@@ -24,7 +24,7 @@ import cv2
 import numpy as np
 
 from vision.dice.faces import FaceNetwork, combined, measured_inks
-from vision.dice.features import CROP_PX, FaceInk, face_features, feature_names
+from vision.dice.features import CROP_PX, FaceInk, face_features
 from vision.dice.geometry import (
     DIE_MM,
     DIE_MM_RANGE,
@@ -1165,9 +1165,6 @@ def faint_face(ink: FaceInk) -> bool:
     return ink.darkest > FAINT_FACE_ABOVE
 
 
-_DARKEST_FEATURE = feature_names().index("darkest")  # ``FaceInk.darkest`` among a crop's ``face_features``
-
-
 def symbol_off_centre(ink: FaceInk) -> bool:
     """Whether a face crop's symbol (``FaceInk``: at least MIN_OFF_CENTRE_INK pixels of it) lies farther than
     OFF_CENTRE_PX from the crop's middle."""
@@ -1381,7 +1378,7 @@ class DiceReader:
         if self.face_network is not None:
             proba = combined(proba, self.face_network.predict_proba(measured_inks(inks)))
         readings = []
-        for blob, p, seen, feature, in_middle in zip(blobs, proba, seen_fractions, features, centred, strict=True):
+        for blob, p, seen, ink, in_middle in zip(blobs, proba, seen_fractions, inks, centred, strict=True):
             best = int(np.argmax(p))
             confidence = float(p[best])
             # A blob that is not one die's worth of white (a die in the air, a hand) is doubtful.
@@ -1394,7 +1391,7 @@ class DiceReader:
             # A symbol barely darker than the die's white (blurred, washed out by light) is read from too little;
             # no symbol at all where the top was looked for, even beyond the floor, is a side face (the top turned
             # away from the camera, or hidden), never a top, and the classifier has no class for it.
-            if feature[_DARKEST_FEATURE] > FAINT_FACE_ABOVE:
+            if faint_face(ink):
                 confidence *= 0.5
             # A symbol still near the crop's edge after it was looked for: the top is hidden or turned away, and the
             # crop shows a neighbour's symbol or a side face's edge.
