@@ -97,6 +97,10 @@ class DieBlob:
     # A die of packed dice whose symbol was not seen, its top placed from what is left of their blob where little
     # of the blob's white is (``OFF_WHITE_BELOW``).
     placed_off_white: bool = False
+    # Another clear mark within a die of the symbol taken for this die's top, in a blob of packed dice (the floor seen
+    # through a gap walled in by the dice, or the die's own faint symbol beside such a gap): read too, and the
+    # surer of the two readings kept (``DiceReader._read``).
+    rival: tuple[float, float] | None = None
 
 
 # A marker's outline as the detector gives it lies about 0.3 px inside the printed square (its threshold
@@ -669,6 +673,8 @@ MIN_OFF_CENTRE_INK = 20  # ink pixels: fewer are specks, not a symbol to follow
 # How far (in die sides) from a blank face the top's symbol is looked for: a die seen from the side shows a side
 # face up to a die and a half long between the floor and its top.
 BLANK_FACE_SEARCH = 1.5
+# How far (in die sides) a top still not found is looked for beyond the floor's edge (``DiceReader.surround_faces``).
+FAR_TOP_SEARCH = 4.5
 _EDGE_PX = 3  # the rectified tray's outer pixels mix in what lies beyond the floor
 _Rect = tuple[tuple[float, float], tuple[float, float], float]  # cv2.minAreaRect: centre, size, angle
 
@@ -810,6 +816,16 @@ def _apart(symbols: list[_Symbol], min_ink: float = 0.0) -> list[_Symbol]:
         if sym.ink >= min_ink and _clear_of(sym, kept):
             kept.append(sym)
     return kept
+
+
+def _rival(sym: _Symbol, picked: list[_Symbol], symbols: list[_Symbol]) -> tuple[float, float] | None:
+    """Where the clearest mark of a packed blob's ``symbols`` lies that is not ``picked``, at least EXTRA_SYMBOL_INK
+    clear, within a die of ``sym`` and of no other die picked: the other candidate for ``sym``'s top (``DieBlob.rival``)."""
+    others = [p for p in picked if p is not sym]
+    for mark in symbols:  # (clearest first)
+        if mark.ink >= EXTRA_SYMBOL_INK and mark not in picked and not _clear_of(mark, [sym]) and _clear_of(mark, others):
+            return (mark.x, mark.y)
+    return None
 
 
 def _split(points: np.ndarray, k: int, seeds: list[tuple[float, float]], fixed: int = 0) -> list[np.ndarray]:
@@ -984,7 +1000,7 @@ def segment_dice(tray: np.ndarray, view: TrayView = REFERENCE_VIEW, levels: Floo
             for j, p in enumerate(picked):
                 own = points[nearest == j]
                 angle = cv2.minAreaRect(own)[2] if len(own) >= 5 else rects[i][2]
-                blobs.append(DieBlob((p.x, p.y), float(angle % 90.0), units))
+                blobs.append(DieBlob((p.x, p.y), float(angle % 90.0), units, rival=_rival(p, picked, symbols[i])))
             continue
         # Some symbol unseen: each die whose symbol was seen has its top there; the blob's pixels are split
         # among those dice (held at their symbols) and the unseen ones, whose tops are where the lean puts
@@ -995,7 +1011,8 @@ def segment_dice(tray: np.ndarray, view: TrayView = REFERENCE_VIEW, levels: Floo
         for j, group in enumerate(groups):
             if j < len(picked):
                 angle = cv2.minAreaRect(group)[2] if len(group) >= 5 else rects[i][2]
-                blobs.append(DieBlob((picked[j].x, picked[j].y), float(angle % 90.0), units))
+                blobs.append(DieBlob((picked[j].x, picked[j].y), float(angle % 90.0), units,
+                                     rival=_rival(picked[j], picked, symbols[i]) if k > 1 else None))
                 continue
             if len(group) < 0.3 * top_area:
                 continue
@@ -1114,7 +1131,8 @@ def _wholly_inside(shape: tuple[int, ...], blob: DieBlob) -> bool:
 
 
 def top_beyond_floor(surround: np.ndarray, margin: int, blob: DieBlob, levels: FloorLevels,
-                     others: tuple[tuple[float, float], ...] = (), within: float = 1.0) -> DieBlob:
+                     others: tuple[tuple[float, float], ...] = (), within: float = 1.0,
+                     beyond: tuple[int, ...] | None = None) -> DieBlob:
     """``blob`` (floor pixels) with its top face found again in ``surround`` (the floor and ``margin``
     pixels beyond it on every side): a die by the wall leans out over the floor's edge, and on the floor
     alone its symbol was cut, which put the top's centre off. The symbol nearest the first guess, within
@@ -1122,7 +1140,8 @@ def top_beyond_floor(surround: np.ndarray, margin: int, blob: DieBlob, levels: F
     on the floor) that the die's own white belongs to; the blob as it was when there is none. A symbol
     within SYMBOL_GAP of ``others`` (the other dice's tops, floor pixels) is theirs, not this die's: a die
     against the wall whose own symbol was not seen took its touching neighbour's, and the two were read as one.
-    ``within``: how far (in die sides) from the first guess the symbol may lie."""
+    ``within``: how far (in die sides) from the first guess the symbol may lie; ``beyond`` (the floor's shape): only
+    a symbol beyond the floor's edge is taken."""
     cx, cy = blob.centre[0] + margin, blob.centre[1] + margin
     reach = int((within + 0.5) * DIE_PX)
     x0, y0 = max(int(cx) - reach, 0), max(int(cy) - reach, 0)
@@ -1144,7 +1163,8 @@ def top_beyond_floor(surround: np.ndarray, margin: int, blob: DieBlob, levels: F
     cv2.drawContours(filled, outlines, -1, 1, -1)
     taken = [_Symbol(x + margin, y + margin, 0.0) for x, y in others]
     near_symbols = [sym for sym in _symbols(darkest, filled.view(bool), (x0, y0))
-                    if (sym.x - cx) ** 2 + (sym.y - cy) ** 2 < (within * DIE_PX) ** 2 and _clear_of(sym, taken)]
+                    if (sym.x - cx) ** 2 + (sym.y - cy) ** 2 < (within * DIE_PX) ** 2 and _clear_of(sym, taken)
+                    and (beyond is None or not (margin <= sym.x < margin + beyond[1] and margin <= sym.y < margin + beyond[0]))]
     if not near_symbols:
         return blob
     best = min(near_symbols, key=lambda sym: (sym.x - cx) ** 2 + (sym.y - cy) ** 2)
@@ -1152,7 +1172,8 @@ def top_beyond_floor(surround: np.ndarray, margin: int, blob: DieBlob, levels: F
 
 
 def _in_surround(blob: DieBlob, margin: int) -> DieBlob:
-    return replace(blob, centre=(blob.centre[0] + margin, blob.centre[1] + margin))
+    rival = None if blob.rival is None else (blob.rival[0] + margin, blob.rival[1] + margin)
+    return replace(blob, centre=(blob.centre[0] + margin, blob.centre[1] + margin), rival=rival)
 
 
 def blank_face(ink: FaceInk) -> bool:
@@ -1360,6 +1381,14 @@ class DiceReader:
                 others = tuple(b.centre for j, b in enumerate(blobs) if j != i)
                 within = BLANK_FACE_SEARCH if blank or faint else 1.0
                 moved = top_beyond_floor(surround, margin, blobs[i], levels, others, within=within)
+                if (blank or off_centre) and moved is blobs[i]:
+                    # Its top may lie out over the floor's edge, far from where it was placed: a die of packed dice
+                    # whose symbol the floor did not show is placed by the lean measured on dice elsewhere in the
+                    # tray, and two of bench_dice's whole tables (the camera leaning in from the far side) put such a
+                    # top on a side face 2.8 and 3.8 dice from its own. Beyond the floor no other die's symbol lies
+                    # unclaimed (theirs were found on it), and no sticker's pattern.
+                    moved = top_beyond_floor(surround, margin, blobs[i], levels, others, within=FAR_TOP_SEARCH,
+                                             beyond=floor.shape)
                 crop = seen_face_crop(surround, _in_surround(moved, margin))
                 found = FaceInk(crop[0])
                 if not faint or found.darkest < ink.darkest:
@@ -1370,13 +1399,38 @@ class DiceReader:
         return (blobs, seen, np.array(features, np.float32) if features else np.zeros((0, 0), np.float32), centred,
                 inks)
 
+    def _faces_proba(self, features: np.ndarray, inks: list[FaceInk]) -> tuple[np.ndarray, np.ndarray]:
+        """(each face's probabilities: the classifier's on ``features``, times the face network's on ``inks`` when
+        there is one, and how sure the two are of the face read: the least of their probabilities for it)."""
+        proba = self.classifier.predict_proba(features)
+        if self.face_network is None:
+            return proba, proba.max(axis=1)
+        by_face = self.face_network.predict_proba(measured_inks(inks))
+        both = combined(proba, by_face)
+        best = np.argmax(both, axis=1)
+        rows = np.arange(len(both))
+        return both, np.minimum(proba[rows, best], by_face[rows, best])
+
     def _read(self, floor: np.ndarray, surround: np.ndarray, margin: int, view: TrayView) -> tuple[DieReading, ...]:
         blobs, seen_fractions, features, centred, inks = self.surround_faces(floor, surround, margin, view)
         if not blobs:
             return ()
-        proba = self.classifier.predict_proba(features)
-        if self.face_network is not None:
-            proba = combined(proba, self.face_network.predict_proba(measured_inks(inks)))
+        proba, sureness = self._faces_proba(features, inks)
+        for i, blob in enumerate(blobs):
+            if blob.rival is None:
+                continue
+            # Two clear marks within a die of each other in a packed blob: one is the top's symbol, the other the
+            # floor seen through a gap the dice wall in (a 14 mm log beside one, on a beige floor 90 cm below the
+            # camera: the gap was the clearer, read as a wall for sure by the face network, while the features'
+            # classifier said log or wall). The mark both readers agree on more is the top.
+            moved = replace(blob, centre=blob.rival, rival=None)
+            crop, seen = seen_face_crop(surround, _in_surround(moved, margin))
+            ink = FaceInk(crop)
+            rival_proba, rival_sureness = self._faces_proba(np.array([face_features(crop, ink)], np.float32), [ink])
+            if rival_sureness[0] > sureness[i]:
+                blobs[i], seen_fractions[i], inks[i] = moved, seen, ink
+                centred[i] = not symbol_off_centre(ink)
+                proba[i] = rival_proba[0]
         readings = []
         for blob, p, seen, ink, in_middle in zip(blobs, proba, seen_fractions, inks, centred, strict=True):
             best = int(np.argmax(p))
