@@ -16,6 +16,7 @@ from __future__ import annotations
 import itertools
 import threading
 from collections import deque
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from importlib import resources
 from pathlib import Path
@@ -1132,7 +1133,7 @@ def _wholly_inside(shape: tuple[int, ...], blob: DieBlob) -> bool:
 
 def top_beyond_floor(surround: np.ndarray, margin: int, blob: DieBlob, levels: FloorLevels,
                      others: tuple[tuple[float, float], ...] = (), within: float = 1.0,
-                     beyond: tuple[int, ...] | None = None) -> DieBlob:
+                     where: Callable[[float, float], bool] | None = None) -> DieBlob:
     """``blob`` (floor pixels) with its top face found again in ``surround`` (the floor and ``margin``
     pixels beyond it on every side): a die by the wall leans out over the floor's edge, and on the floor
     alone its symbol was cut, which put the top's centre off. The symbol nearest the first guess, within
@@ -1140,8 +1141,8 @@ def top_beyond_floor(surround: np.ndarray, margin: int, blob: DieBlob, levels: F
     on the floor) that the die's own white belongs to; the blob as it was when there is none. A symbol
     within SYMBOL_GAP of ``others`` (the other dice's tops, floor pixels) is theirs, not this die's: a die
     against the wall whose own symbol was not seen took its touching neighbour's, and the two were read as one.
-    ``within``: how far (in die sides) from the first guess the symbol may lie; ``beyond`` (the floor's shape): only
-    a symbol beyond the floor's edge is taken."""
+    ``within``: how far (in die sides) from the first guess the symbol may lie; ``where`` (a symbol's centre in
+    ``surround``'s pixels): whether a symbol there may be taken."""
     cx, cy = blob.centre[0] + margin, blob.centre[1] + margin
     reach = int((within + 0.5) * DIE_PX)
     x0, y0 = max(int(cx) - reach, 0), max(int(cy) - reach, 0)
@@ -1164,11 +1165,27 @@ def top_beyond_floor(surround: np.ndarray, margin: int, blob: DieBlob, levels: F
     taken = [_Symbol(x + margin, y + margin, 0.0) for x, y in others]
     near_symbols = [sym for sym in _symbols(darkest, filled.view(bool), (x0, y0))
                     if (sym.x - cx) ** 2 + (sym.y - cy) ** 2 < (within * DIE_PX) ** 2 and _clear_of(sym, taken)
-                    and (beyond is None or not (margin <= sym.x < margin + beyond[1] and margin <= sym.y < margin + beyond[0]))]
+                    and (where is None or where(sym.x, sym.y))]
     if not near_symbols:
         return blob
     best = min(near_symbols, key=lambda sym: (sym.x - cx) ** 2 + (sym.y - cy) ** 2)
     return DieBlob((best.x - margin, best.y - margin), blob.angle_deg, blob.area_units)
+
+
+def _by_the_edge(shape: tuple[int, ...], margin: int, view: TrayView) -> Callable[[float, float], bool]:
+    """Whether a point of a surround (a floor of ``shape`` with ``margin`` pixels beyond it on every side) lies
+    within a die of the floor's edge or beyond it, and off its corner stickers."""
+    height, width = shape[:2]
+    side = round(STICKER_MM * view.px_per_mm) + 2
+    stickers = [(x0 + margin, y0 + margin) for y0, x0 in sticker_corners(shape, side)]
+
+    def by_the_edge(x: float, y: float) -> bool:
+        if any(x0 <= x < x0 + side and y0 <= y < y0 + side for x0, y0 in stickers):
+            return False
+        fx, fy = x - margin, y - margin
+        return min(fx, fy, width - fx, height - fy) < DIE_PX
+
+    return by_the_edge
 
 
 def _in_surround(blob: DieBlob, margin: int) -> DieBlob:
@@ -1382,13 +1399,13 @@ class DiceReader:
                 within = BLANK_FACE_SEARCH if blank or faint else 1.0
                 moved = top_beyond_floor(surround, margin, blobs[i], levels, others, within=within)
                 if (blank or off_centre) and moved is blobs[i]:
-                    # Its top may lie out over the floor's edge, far from where it was placed: a die of packed dice
-                    # whose symbol the floor did not show is placed by the lean measured on dice elsewhere in the
-                    # tray, and two of bench_dice's whole tables (the camera leaning in from the far side) put such a
-                    # top on a side face 2.8 and 3.8 dice from its own. Beyond the floor no other die's symbol lies
-                    # unclaimed (theirs were found on it), and no sticker's pattern.
+                    # Its top may lie by the floor's edge or out over it, far from where it was placed: a die of
+                    # packed dice whose symbol the floor cut (so it was not seen) is placed by the lean measured on
+                    # dice elsewhere in the tray, and two of bench_dice's whole tables (the camera leaning in from the
+                    # far side) put such a top on a side face 2.8 and 3.8 dice from its own. There no other die's
+                    # symbol lies unclaimed (theirs were found), but a corner sticker's pattern may (taken for a head).
                     moved = top_beyond_floor(surround, margin, blobs[i], levels, others, within=FAR_TOP_SEARCH,
-                                             beyond=floor.shape)
+                                             where=_by_the_edge(floor.shape, margin, view))
                 crop = seen_face_crop(surround, _in_surround(moved, margin))
                 found = FaceInk(crop[0])
                 if not faint or found.darkest < ink.darkest:
