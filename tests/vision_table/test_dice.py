@@ -338,7 +338,8 @@ def test_a_top_far_out_over_the_floors_edge_is_found(reader, name, faces, top, s
     if not isinstance(top, str):  # the generator's top
         found = min(readings, key=lambda r: np.hypot(r.centre[0] - top[0], r.centre[1] - top[1]))
         assert np.hypot(found.centre[0] - top[0], found.centre[1] - top[1]) < 3.0
-        assert doubtful == ([] if sure else [found])
+        # (on the cross's table a log is doubtful too: its two readers each read another face)
+        assert (doubtful == []) if sure else (found in doubtful)
     else:  # the face found by the edge: its top's centre beyond the floor, or within a die of its edge
         assert doubtful == []
         assert max(r.centre[1] for r in readings if r.face == top) > TRAY_LAYOUT.height_mm - 16.0
@@ -357,6 +358,30 @@ def test_a_die_whose_top_is_nowhere_in_view_is_doubtful(reader):
     doubtful = [r for r in readings if r.confidence < DOUBTFUL_DIE_BELOW]
     assert len(doubtful) == 1
     assert sorted(r.face for r in readings if r not in doubtful) == ["crate", "cross", "log", "swords"]
+
+
+@pytest.mark.parametrize("name, dice", [
+    # bench_dice's trays as a webcam sends them (14 mm dice; the tray cut out of the frame, kept lossless): the
+    # generator's faces and tops (tray mm)
+    ("dice_readers_disagree_green_felt.png", [("log", (130, 67)), ("swords", (179, 75)), ("cross", (55, 123)),
+                                              ("log", (83, 43)), ("swords", (104, 62))]),
+    ("dice_readers_disagree_light_wood.png", [("log", (22, 69)), ("log", (132, 21)), ("cross", (147, 95)),
+                                              ("cross", (171, 63)), ("swords", (147, 126))]),
+])
+def test_a_face_the_two_readers_each_read_otherwise_is_doubtful(reader, name, dice):
+    """A blurred swords, read by the features' classifier as a swords or a cross and by the face network as a wall:
+    their product said wall, 0.69 and 0.73, sure enough for the tracker to take. A face that neither reader reads
+    itself is doubtful; so every die read wrong here is (and a right one or two with it: the price)."""
+    frame = cv2.imread(str(Path(__file__).parent / "data" / name))
+    readings = _read(reader, frame)
+    assert readings is not None and len(readings) == len(dice)
+    wrong = 0
+    for r in readings:
+        face, _ = min(dice, key=lambda d: np.hypot(d[1][0] - r.centre[0], d[1][1] - r.centre[1]))
+        if r.face != face:
+            wrong += 1
+            assert r.confidence < DOUBTFUL_DIE_BELOW, (r, face)
+    assert wrong >= 1  # (the swords read as a wall: what this test is about)
 
 
 def test_a_symbol_barely_darker_than_the_white_is_doubtful(reader):

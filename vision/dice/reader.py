@@ -1416,23 +1416,25 @@ class DiceReader:
         return (blobs, seen, np.array(features, np.float32) if features else np.zeros((0, 0), np.float32), centred,
                 inks)
 
-    def _faces_proba(self, features: np.ndarray, inks: list[FaceInk]) -> tuple[np.ndarray, np.ndarray]:
+    def _faces_proba(self, features: np.ndarray, inks: list[FaceInk]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """(each face's probabilities: the classifier's on ``features``, times the face network's on ``inks`` when
-        there is one, and how sure the two are of the face read: the least of their probabilities for it)."""
+        there is one; how sure the two are of the face read: the least of their probabilities for it; whether each
+        reads that face itself)."""
         proba = self.classifier.predict_proba(features)
         if self.face_network is None:
-            return proba, proba.max(axis=1)
+            return proba, proba.max(axis=1), np.ones(len(proba), bool)
         by_face = self.face_network.predict_proba(measured_inks(inks))
         both = combined(proba, by_face)
         best = np.argmax(both, axis=1)
         rows = np.arange(len(both))
-        return both, np.minimum(proba[rows, best], by_face[rows, best])
+        agreed = (np.argmax(proba, axis=1) == best) & (np.argmax(by_face, axis=1) == best)
+        return both, np.minimum(proba[rows, best], by_face[rows, best]), agreed
 
     def _read(self, floor: np.ndarray, surround: np.ndarray, margin: int, view: TrayView) -> tuple[DieReading, ...]:
         blobs, seen_fractions, features, centred, inks = self.surround_faces(floor, surround, margin, view)
         if not blobs:
             return ()
-        proba, sureness = self._faces_proba(features, inks)
+        proba, sureness, agreed = self._faces_proba(features, inks)
         for i, blob in enumerate(blobs):
             if blob.rival is None:
                 continue
@@ -1443,13 +1445,13 @@ class DiceReader:
             moved = replace(blob, centre=blob.rival, rival=None)
             crop, seen = seen_face_crop(surround, _in_surround(moved, margin))
             ink = FaceInk(crop)
-            rival_proba, rival_sureness = self._faces_proba(np.array([face_features(crop, ink)], np.float32), [ink])
-            if rival_sureness[0] > sureness[i]:
+            rival = self._faces_proba(np.array([face_features(crop, ink)], np.float32), [ink])
+            if rival[1][0] > sureness[i]:
                 blobs[i], seen_fractions[i], inks[i] = moved, seen, ink
                 centred[i] = not symbol_off_centre(ink)
-                proba[i] = rival_proba[0]
+                proba[i], agreed[i] = rival[0][0], rival[2][0]
         readings = []
-        for blob, p, seen, ink, in_middle in zip(blobs, proba, seen_fractions, inks, centred, strict=True):
+        for blob, p, seen, ink, in_middle, both in zip(blobs, proba, seen_fractions, inks, centred, agreed, strict=True):
             best = int(np.argmax(p))
             confidence = float(p[best])
             # A blob that is not one die's worth of white (a die in the air, a hand) is doubtful.
@@ -1467,6 +1469,11 @@ class DiceReader:
             # A symbol still near the crop's edge after it was looked for: the top is hidden or turned away, and the
             # crop shows a neighbour's symbol or a side face's edge.
             if not in_middle:
+                confidence *= 0.5
+            # The features' classifier and the face network each read another face: their product picks one, but
+            # neither is sure of it (a blurred 14 mm swords read as a wall, 0.69-0.73, on trays sent as a webcam sends
+            # them: the classifier said swords or cross, the network wall).
+            if not both:
                 confidence *= 0.5
             # A die of packed dice whose symbol was not seen, its top placed by the lean where hardly any of their white
             # is, and not found again (``top_beyond_floor``): its crop shows the floor and a neighbour's edge (read
