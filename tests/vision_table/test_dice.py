@@ -368,10 +368,11 @@ def test_a_die_whose_top_is_nowhere_in_view_is_doubtful(reader):
     ("dice_readers_disagree_light_wood.png", [("log", (22, 69)), ("log", (132, 21)), ("cross", (147, 95)),
                                               ("cross", (171, 63)), ("swords", (147, 126))]),
 ])
-def test_a_face_the_two_readers_each_read_otherwise_is_doubtful(reader, name, dice):
+def test_a_face_the_two_readers_read_differently_is_doubtful(reader, name, dice):
     """A blurred swords, read by the features' classifier as a swords or a cross and by the face network as a wall:
-    their product said wall, 0.69 and 0.73, sure enough for the tracker to take. A face that neither reader reads
-    itself is doubtful; so every die read wrong here is (and a right one or two with it: the price)."""
+    their product said wall, 0.69 and 0.73, sure enough for the tracker to take. A face the two readers do not both
+    read, each on its own, is doubtful; so every die read wrong here is (and a right one or two with it: the
+    price)."""
     frame = cv2.imread(str(Path(__file__).parent / "data" / name))
     readings = _read(reader, frame)
     assert readings is not None and len(readings) == len(dice)

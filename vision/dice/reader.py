@@ -674,7 +674,8 @@ MIN_OFF_CENTRE_INK = 20  # ink pixels: fewer are specks, not a symbol to follow
 # How far (in die sides) from a blank face the top's symbol is looked for: a die seen from the side shows a side
 # face up to a die and a half long between the floor and its top.
 BLANK_FACE_SEARCH = 1.5
-# How far (in die sides) a top still not found is looked for beyond the floor's edge (``DiceReader.surround_faces``).
+# How far (in die sides) a top still not found is looked for by the floor's edge or beyond it
+# (``DiceReader.surround_faces``).
 FAR_TOP_SEARCH = 4.5
 _EDGE_PX = 3  # the rectified tray's outer pixels mix in what lies beyond the floor
 _Rect = tuple[tuple[float, float], tuple[float, float], float]  # cv2.minAreaRect: centre, size, angle
@@ -1418,8 +1419,8 @@ class DiceReader:
 
     def _faces_proba(self, features: np.ndarray, inks: list[FaceInk]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """(each face's probabilities: the classifier's on ``features``, times the face network's on ``inks`` when
-        there is one; how sure the two are of the face read: the least of their probabilities for it; whether each
-        reads that face itself)."""
+        there is one; how sure the two are of the face read: the least of their probabilities for it; whether both
+        read that face, each on its own)."""
         proba = self.classifier.predict_proba(features)
         if self.face_network is None:
             return proba, proba.max(axis=1), np.ones(len(proba), bool)
@@ -1470,9 +1471,9 @@ class DiceReader:
             # crop shows a neighbour's symbol or a side face's edge.
             if not in_middle:
                 confidence *= 0.5
-            # The features' classifier and the face network each read another face: their product picks one, but
-            # neither is sure of it (a blurred 14 mm swords read as a wall, 0.69-0.73, on trays sent as a webcam sends
-            # them: the classifier said swords or cross, the network wall).
+            # The features' classifier and the face network read different faces: their product picks one that one
+            # of them does not read (a blurred 14 mm swords read as a wall, 0.69-0.73, on trays sent as a webcam
+            # sends them: the classifier said swords or cross, the network wall).
             if not both:
                 confidence *= 0.5
             # A die of packed dice whose symbol was not seen, its top placed by the lean where hardly any of their white
