@@ -1014,7 +1014,7 @@ def segment_dice(tray: np.ndarray, view: TrayView = REFERENCE_VIEW, levels: Floo
             if j < len(picked):
                 angle = cv2.minAreaRect(group)[2] if len(group) >= 5 else rects[i][2]
                 blobs.append(DieBlob((picked[j].x, picked[j].y), float(angle % 90.0), units,
-                                     rival=_rival(picked[j], picked, symbols[i]) if k > 1 else None))
+                                     rival=_rival(picked[j], picked, symbols[i])))
                 continue
             if len(group) < 0.3 * top_area:
                 continue
@@ -1177,13 +1177,12 @@ def _by_the_edge(shape: tuple[int, ...], margin: int, view: TrayView) -> Callabl
     """Whether a point of a surround (a floor of ``shape`` with ``margin`` pixels beyond it on every side) lies
     within a die of the floor's edge or beyond it, and off its corner stickers."""
     height, width = shape[:2]
-    side = round(STICKER_MM * view.px_per_mm) + 2
-    stickers = [(x0 + margin, y0 + margin) for y0, x0 in sticker_corners(shape, side)]
+    off_stickers = _off_stickers(shape, view)
 
     def by_the_edge(x: float, y: float) -> bool:
-        if any(x0 <= x < x0 + side and y0 <= y < y0 + side for x0, y0 in stickers):
-            return False
         fx, fy = x - margin, y - margin
+        if 0 <= fx < width and 0 <= fy < height and not off_stickers[int(fy), int(fx)]:
+            return False
         return min(fx, fy, width - fx, height - fy) < DIE_PX
 
     return by_the_edge
