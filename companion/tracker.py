@@ -538,6 +538,7 @@ class Tracker:
             for board in obs.boards:
                 self.last_boards[board.seat] = {"city": list(board.city), "uncertain": list(board.uncertain),
                                                 "alternatives": dict(getattr(board, "alternatives", None) or {}),
+                                                "unseen": list(getattr(board, "unseen", None) or ()),
                                                 "reading": board}
             if obs.pirate_boxes is not None and obs.pirate_boxes != self.seen_pirate_boxes:
                 self.seen_pirate_boxes = int(obs.pirate_boxes)
@@ -583,14 +584,21 @@ class Tracker:
         if board is None:
             return None
         rows = [list(r) for r in board["city"]]
+        unseen = set(board.get("unseen") or ())
         for (a_seat, cell), (read, truth) in list(self.aliases.items()):
-            if a_seat != seat:
+            if a_seat != seat or cell in unseen:
                 continue
             col, row = cell_index(cell)
             if rows[row][col] == read:
                 rows[row][col] = truth
             else:
                 del self.aliases[(a_seat, cell)]  # the board changed there: trust the camera again
+        if unseen and seat in self.seats:
+            # Out of the camera's view: neither a new drawing nor an erasure, but what the game holds there.
+            engine = self.state.players[self.seats.index(seat)].city
+            for cell in unseen:
+                col, row = cell_index(cell)
+                rows[row][col] = city_cell(engine, cell)
         return ["".join(r) for r in rows]
 
     def _look_at_boards(self, obs: Any) -> bool:
@@ -853,6 +861,9 @@ class Tracker:
             if seen is None:
                 continue
             new, mismatch = diff_city(state.players[p].city, seen)
+            if unseen := self.last_boards[seat].get("unseen"):
+                warnings.append(f"{self.names[p]}'s board is partly out of the camera's view ({len(unseen)} "
+                                f"spaces unseen, {unseen[0]} among them): move it back into view.")
             if p != player and new:
                 cells = ", ".join(x["cell"] for x in new)
                 warnings.append(f"{self.names[p]}'s board shows new drawings at {cells}, "

@@ -5,7 +5,8 @@ Pure Python on purpose (no OpenCV, no NumPy) so the tracker and the rules side c
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from collections.abc import Collection
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from companion.layout import cell_index
@@ -35,9 +36,28 @@ class BoardReading:
     # The rectified board image it was read from (a NumPy array, opaque here): when the table confirms a
     # drawing, the seat's hand learns it from these pixels (vision.cells.seat_hand).
     rectified: Any = field(default=None, compare=False, repr=False)
+    # Cells the camera does not see (the board pushed past the frame's edge): not read ('.' in ``city``,
+    # confidence 0, listed in ``uncertain`` too, no alternatives). The tracker takes them as the game has them.
+    unseen: tuple[str, ...] = ()
 
     def to_json(self) -> dict[str, Any]:
         return {"seat": self.seat, "city": list(self.city), "uncertain": list(self.uncertain)}
+
+    def with_unseen(self, cells: Collection[str]) -> BoardReading:
+        """This reading with ``cells`` (names) out of the camera's view, as ``unseen`` says; the rest as read."""
+        if not cells and not self.unseen:
+            return self
+        hidden = set(cells)
+        city = [list(row) for row in self.city]
+        confidence = [list(row) for row in self.confidence]
+        for name in hidden:
+            col, row = cell_index(name)
+            city[row][col], confidence[row][col] = ".", 0.0
+        return replace(self, city=tuple("".join(row) for row in city),
+                       confidence=tuple(tuple(row) for row in confidence),
+                       uncertain=tuple(dict.fromkeys([*self.uncertain, *sorted(hidden)])),
+                       alternatives={k: v for k, v in self.alternatives.items() if k not in hidden},
+                       unseen=tuple(sorted(hidden)))
 
     def sureness(self, cell: str) -> float:
         """``confidence`` of one cell, by name ("D4")."""

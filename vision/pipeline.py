@@ -20,8 +20,8 @@ from typing import Any, NamedTuple
 import cv2
 import numpy as np
 
-from companion.layout import SIZE
-from vision.board.locate import BOARD_LAYOUTS, StickerPlaces
+from companion.layout import ALL_CELLS, SIZE
+from vision.board.locate import BOARD_LAYOUTS, StickerPlaces, cells_out_of_view
 from vision.cells.cnn import single_threaded_blas
 from vision.cells.reader import DRAWABLE_INDEX
 from vision.dice.geometry import TRAY_LAYOUT
@@ -243,6 +243,7 @@ class TableReader:
         boards: list[BoardReading | None] = []
         to_read: list[tuple[int, Any, np.ndarray, tuple[tuple[float, float], ...], _ReadBoard | None, list[int] | None]] = []
         hands = {lb.seat: self.hands.hand(lb.seat) for lb in located} if self.hands is not None else {}
+        unseen = {lb.seat: _unseen_cells(lb, gray.shape) for lb in located}
         for lb in located:
             corners = tuple((float(x), float(y)) for x, y in np.asarray(lb.corners).reshape(-1, 2))
             thumb = _board_thumb(lb.rectified)
@@ -250,6 +251,8 @@ class TableReader:
             hand_version = getattr(hands.get(lb.seat), "version", -1)
             if cached is not None and cached.hand_version != hand_version:
                 cached = None  # its hand learned since: every cell is read again with what it learned
+            if cached is not None and cached.board.unseen != unseen[lb.seat]:
+                cached = None  # more or less of it in view: what came into view was never read
             if cached is not None and _same_thumb(cached.thumb, thumb):
                 # Nothing drawn on this board since it was last read: keep that reading.
                 boards.append(dataclasses.replace(cached.board, corners=corners))
@@ -289,7 +292,7 @@ class TableReader:
                 corners=corners,
                 alternatives=alternatives,
                 rectified=rectified,
-            )
+            ).with_unseen(unseen[lb.seat])
             # Each cell's part of the thumbnail is the one it was last read from: a cell that drifts slowly
             # (daylight, a smudge) is read again once it has drifted far enough, not compared frame to frame.
             if cached is not None and changed is not None and cells is not None:
@@ -439,6 +442,12 @@ _THUMB_CHANGE = 22  # grey levels: a thumbnail pixel that moved more changed
 # Thumbnail pixels (5.3 of the rectified board's each) past a cell's edge that its reading still sees: the
 # crop's margin (``features.MARGIN``, 4 px) and the second look's nudges (3 px).
 _CROP_REACH = 2
+
+
+def _unseen_cells(board: Any, frame_shape: tuple[int, ...]) -> tuple[str, ...]:
+    """The drawable cells of a located board that the frame does not show (``cells_out_of_view``), by name."""
+    out_of_view = set(cells_out_of_view(board, frame_shape))
+    return tuple(sorted(ALL_CELLS[i] for i in DRAWABLE_INDEX if i in out_of_view))
 
 
 def _board_thumb(rectified: np.ndarray) -> np.ndarray:

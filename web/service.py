@@ -200,8 +200,10 @@ class TableService:
             hands.forget(drawing.seat, drawing.cells)
             return
         rectified = getattr(drawing.board, "rectified", None)
-        if rectified is not None:
-            hands.learn(drawing.seat, rectified, drawing.cells, drawing.kind)
+        unseen = set(getattr(drawing.board, "unseen", None) or ())  # out of view: no picture of the drawing
+        cells = {cell: item for cell, item in drawing.cells.items() if cell not in unseen}
+        if rectified is not None and cells:
+            hands.learn(drawing.seat, rectified, cells, drawing.kind)
 
     def teach(self, picture: Any = None, *, seat: int | None = None, language: str = "en") -> dict[str, Any]:
         """Teach each seat's hand from its teaching sheet (``vision.teach``) in ``picture`` (a BGR image: a photo of

@@ -64,6 +64,36 @@ class LocatedBoard:
     markers: int = 0
 
 
+# A cell is out of view when the frame's edge cuts more than this much (a fraction of a cell) off any side of it. A
+# board pushed past the frame's edge is still found by the markers left in view, and the warp fills what the camera
+# does not see with the frame's edge pixels stretched out: read, those streaks were a church 1 or an empty space (12
+# tables cut to 4:3, 45 cells of 5 boards). A sliver cut off is still read (a board photographed to its very edge, a
+# drawing that keeps to its cell).
+OUT_OF_VIEW_CUT = 0.1
+
+
+def cells_out_of_view(board: LocatedBoard, frame_shape: tuple[int, ...]) -> list[int]:
+    """The cells (indices row by row) of ``board`` that the frame of ``frame_shape`` does not show: more than
+    ``OUT_OF_VIEW_CUT`` of the cell lies beyond the frame's edge on some side (or behind the camera)."""
+    height, width = frame_shape[:2]
+    to_frame = np.linalg.inv(board.homography)
+    steps = np.arange(SIZE + 1, dtype=np.float64) * board.cell_px
+    cut = OUT_OF_VIEW_CUT * board.cell_px
+    lows, highs = steps[:-1] + cut, steps[1:] - cut
+    out: list[int] = []
+    for row in range(SIZE):
+        for col in range(SIZE):
+            square = np.array([[lows[col], lows[row]], [highs[col], lows[row]], [highs[col], highs[row]],
+                               [lows[col], highs[row]]])
+            points = np.column_stack([square, np.ones(4)]) @ to_frame.T
+            ahead = points[:, 2] > 0  # (a point a homography puts behind the camera has w <= 0)
+            xy = points[:, :2] / np.where(ahead, points[:, 2], 1.0)[:, None]
+            inside = ahead & (xy[:, 0] >= -0.5) & (xy[:, 0] <= width - 0.5) & (xy[:, 1] >= -0.5) & (xy[:, 1] <= height - 0.5)
+            if not inside.all():
+                out.append(row * SIZE + col)
+    return out
+
+
 def _marker_board_corners(tower_index: int) -> np.ndarray:
     """The 4 corners (TL, TR, BR, BL) of a tower's marker, in cell units on the board."""
     col, row = cell_index(TOWER_ORDER[tower_index])

@@ -1,0 +1,82 @@
+"""A board pushed partly past the frame's edge is still found by its markers in view; the cells the camera
+does not see are reported unseen (empty, confidence 0, uncertain), never read from the warp's stretched edge."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+import pytest
+
+from companion.layout import ALL_CELLS, SIZE
+from vision.cells.reader import DRAWABLE_INDEX
+from vision.pipeline import TableReader
+from vision.synth.table import TableSpec, render_table
+
+
+@pytest.fixture(scope="module")
+def cut_table():
+    """A generated table whose frame is cut through the middle of board 0, keeping the side with two corners."""
+    rng = np.random.default_rng(30)
+    spec = TableSpec.random(rng, n_boards=3, camera_cm=75)
+    frame, truth = render_table(spec, rng)
+    corners = np.array(truth.boards[0].corners)
+    cut = int(corners[:, 0].mean())
+    keep_left = (corners[:, 0] < cut).sum() >= 2
+    offset = 0 if keep_left else cut
+    shown = np.ascontiguousarray(frame[:, :cut] if keep_left else frame[:, cut:])
+    return shown, truth, offset
+
+
+def _cell_centres_x(corners: np.ndarray, offset: int) -> dict[str, float]:
+    """Each cell's centre's x in the cut frame, from the board's true corners (A1, G1, G7, A7)."""
+    board_to_frame = cv2.getPerspectiveTransform(np.float32([[0, 0], [SIZE, 0], [SIZE, SIZE], [0, SIZE]]),
+                                                 np.float32(corners))
+    centres = np.float32([[[i % SIZE + 0.5, i // SIZE + 0.5] for i in range(SIZE * SIZE)]])
+    xs = cv2.perspectiveTransform(centres, board_to_frame)[0, :, 0] - offset
+    return {ALL_CELLS[i]: float(xs[i]) for i in range(SIZE * SIZE)}
+
+
+def test_cells_past_the_frames_edge_are_unseen_and_the_rest_is_read(cut_table):
+    from vision.cells import CellReader
+
+    shown, truth, offset = cut_table
+    obs = TableReader(cell_reader=CellReader("en")).read(shown)
+    board = obs.board(0)
+    assert board is not None, "the board is found by the two markers in view"
+    corners = np.array(truth.boards[0].corners)
+    cell_width = float(np.linalg.norm(corners[1] - corners[0])) / SIZE
+    centres = _cell_centres_x(corners, offset)
+    width = shown.shape[1]
+    drawable = {ALL_CELLS[i] for i in DRAWABLE_INDEX}
+    gone = {c for c in drawable if not cell_width <= centres[c] <= width - cell_width}
+    far_out = {c for c in drawable if not 0 <= centres[c] <= width}  # the whole middle of the cell out
+    assert far_out and far_out <= set(board.unseen) <= drawable
+    for name in board.unseen:
+        col, row = ord(name[0]) - ord("A"), int(name[1:]) - 1
+        assert board.city[row][col] == "." and board.confidence[row][col] == 0.0 and name in board.uncertain
+        assert name not in board.alternatives
+    in_view = drawable - gone
+    assert in_view and not in_view & set(board.unseen)
+    wrong = [c for c in in_view
+             if board.city[int(c[1:]) - 1][ord(c[0]) - 65] != truth.boards[0].city[int(c[1:]) - 1][ord(c[0]) - 65]]
+    assert not wrong, wrong
+    # The boards wholly in view have no cell unseen.
+    for other in obs.boards:
+        if other.seat != 0:
+            assert other.unseen == ()
+
+
+def test_a_board_that_comes_back_into_view_is_read_again(cut_table):
+    from vision.cells import CellReader
+
+    shown, truth, offset = cut_table
+    rng = np.random.default_rng(30)
+    spec = TableSpec.random(rng, n_boards=3, camera_cm=75)
+    whole, _ = render_table(spec, rng)
+    reader = TableReader(cell_reader=CellReader("en"))
+    cut = reader.read(shown).board(0)
+    assert cut is not None and cut.unseen
+    # The same table seen whole (the camera turned back): every cell in view again, read.
+    back = reader.read(whole).board(0)
+    assert back is not None and back.unseen == ()
+    assert back.city == truth.boards[0].city
