@@ -76,22 +76,26 @@ def cells_out_of_view(board: LocatedBoard, frame_shape: tuple[int, ...]) -> list
     """The cells (indices row by row) of ``board`` that the frame of ``frame_shape`` does not show: more than
     ``OUT_OF_VIEW_CUT`` of the cell lies beyond the frame's edge on some side (or behind the camera)."""
     height, width = frame_shape[:2]
-    to_frame = np.linalg.inv(board.homography)
-    steps = np.arange(SIZE + 1, dtype=np.float64) * board.cell_px
-    cut = OUT_OF_VIEW_CUT * board.cell_px
-    lows, highs = steps[:-1] + cut, steps[1:] - cut
-    out: list[int] = []
-    for row in range(SIZE):
-        for col in range(SIZE):
-            square = np.array([[lows[col], lows[row]], [highs[col], lows[row]], [highs[col], highs[row]],
-                               [lows[col], highs[row]]])
-            points = np.column_stack([square, np.ones(4)]) @ to_frame.T
-            ahead = points[:, 2] > 0  # (a point a homography puts behind the camera has w <= 0)
-            xy = points[:, :2] / np.where(ahead, points[:, 2], 1.0)[:, None]
-            inside = ahead & (xy[:, 0] >= -0.5) & (xy[:, 0] <= width - 0.5) & (xy[:, 1] >= -0.5) & (xy[:, 1] <= height - 0.5)
-            if not inside.all():
-                out.append(row * SIZE + col)
-    return out
+    cells_to_frame = np.linalg.inv(board.homography) @ np.diag([board.cell_px, board.cell_px, 1.0])
+    points = _CELL_SQUARES @ cells_to_frame.T  # (49 * 4, 3): the squares' corners in the frame
+    ahead = points[:, 2] > 0  # (a point a homography puts behind the camera has w <= 0)
+    xy = points[:, :2] / np.where(ahead, points[:, 2], 1.0)[:, None]
+    inside = ahead & (xy[:, 0] >= -0.5) & (xy[:, 0] <= width - 0.5) & (xy[:, 1] >= -0.5) & (xy[:, 1] <= height - 0.5)
+    return [int(i) for i in np.flatnonzero(~inside.reshape(SIZE * SIZE, 4).all(axis=1))]
+
+
+def _cell_squares(cut: float) -> np.ndarray:
+    """(49 * 4, 3): each cell's square (in cells, row by row; its corners clockwise) less ``cut`` on every side, as
+    homogeneous points."""
+    corners = []
+    for i in range(SIZE * SIZE):
+        row, col = divmod(i, SIZE)
+        for dx, dy in ((cut, cut), (1 - cut, cut), (1 - cut, 1 - cut), (cut, 1 - cut)):
+            corners.append((col + dx, row + dy))
+    return np.column_stack([np.array(corners, np.float64), np.ones(len(corners))])
+
+
+_CELL_SQUARES = _cell_squares(OUT_OF_VIEW_CUT)
 
 
 def _marker_board_corners(tower_index: int) -> np.ndarray:
