@@ -11,6 +11,9 @@ the whole pipeline as ``companion scan`` reads a photo. Prints, over the boards 
   a symbol) and, of those, how many it is sure of: the phantoms a tracker could take for a move;
 - the cells in view misread, and the cells cut by the frame's edge but still read (a sliver cut off), misread.
 
+Then the same tables cut through the middle of the pirate track: how many tracks are read with a count at all, and
+how many with another count than the one marked (and of those, how many sure of it: what the dashboard would show).
+
 How the test data differs from the training data: the cell networks never saw a board cut by the frame's edge; the
 cut's place is drawn at random. The rest is the generator's table as ``bench_frame`` renders it.
 """
@@ -94,7 +97,44 @@ def main() -> int:
           "uncertain)")
     print(f"cells wholly in view misread: {counts['in view misread']} of {counts['in view']}")
     print(f"cells cut by the frame's edge, still read, misread: {counts['cut misread']} of {counts['cut']}")
+    tracks = _cut_tracks(args.tables, args.seed + 1)
+    print(f"pirate tracks cut in half: {tracks['tracks']}; read with a count {tracks['read']}, with another count than "
+          f"marked {tracks['wrong']} ({tracks['sure wrong']} of them sure, confidence 0.9 or more)")
     return 0
+
+
+def _cut_tracks(tables: int, seed: int) -> dict[str, int]:
+    """``tables`` generated tables, each cut through the middle of its pirate track (keeping two of its markers)."""
+    import cv2
+
+    from vision.marker_plane import detect_markers
+    from vision.pipeline import KIT_LAYOUTS
+    from vision.pirates.geometry import TRACK_LAYOUT
+
+    rng = np.random.default_rng(seed)
+    reader = TableReader(language="en")
+    counts = dict.fromkeys(("tracks", "read", "wrong", "sure wrong"), 0)
+    for _ in range(tables):
+        spec = TableSpec.random(rng, camera_cm=75)
+        frame, truth = render_table(spec, rng)
+        markers = detect_markers(cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY), KIT_LAYOUTS)
+        ids = [m for m in TRACK_LAYOUT.marker_origins if m in markers]
+        if len(ids) < 4:
+            continue  # (a sticker not found in the whole frame: no cut to make)
+        centres = np.array([markers[m].mean(axis=0) for m in ids])
+        cut = int(centres[:, 0].mean())
+        keep_left = (centres[:, 0] < cut).sum() >= 2
+        shown = np.ascontiguousarray(frame[:, :cut] if keep_left else frame[:, cut:])
+        reader.reset()
+        obs = reader.read(shown)
+        counts["tracks"] += 1
+        if obs.pirate_boxes is None:
+            continue
+        counts["read"] += 1
+        wrong = obs.pirate_boxes != truth.pirate_boxes
+        counts["wrong"] += wrong
+        counts["sure wrong"] += wrong and float(obs.extra.get("pirates_confidence", 0.0)) >= 0.9
+    return counts
 
 
 if __name__ == "__main__":

@@ -29,7 +29,7 @@ from vision.dice.reader import DiceReader
 from vision.marker_plane import LocatedPlane, PlaneLayout, detect_markers
 from vision.observation import BoardReading, DieReading, Observation
 from vision.pirates.geometry import TRACK_LAYOUT
-from vision.pirates.reader import PirateReader, read_block, rectify_block
+from vision.pirates.reader import PirateReader, read_track
 from vision.stability import frame_sharpness
 
 SMALL_SIZE = (320, 180)  # the downscaled frame used for the fast path and occlusion
@@ -277,7 +277,7 @@ class TableReader:
                 sharpness = frame_sharpness(gray, width=640)
                 track_plane = self._stickers.track(gray, markers)
                 hint = len(boards) if 2 <= len(boards) <= 5 else None
-                track_read = read_block(rectify_block(track_plane, gray), hint) if track_plane is not None else None
+                track_read = read_track(track_plane, gray, hint) if track_plane is not None else None
                 tray_plane, dice = tray.result()
             finally:
                 # Whatever happened above, no board is still being read once this frame's read is over.

@@ -80,3 +80,27 @@ def test_a_board_that_comes_back_into_view_is_read_again(cut_table):
     back = reader.read(whole).board(0)
     assert back is not None and back.unseen == ()
     assert back.city == truth.boards[0].city
+
+
+def test_a_track_cut_by_the_frames_edge_is_not_read_as_marked_boxes():
+    from vision.marker_plane import detect_markers
+    from vision.pipeline import KIT_LAYOUTS
+    from vision.pirates.geometry import TRACK_LAYOUT
+    from vision.pirates.reader import PirateReader
+
+    rng = np.random.default_rng(99)
+    spec = TableSpec.random(rng, camera_cm=75)
+    frame, truth = render_table(spec, rng)
+    markers = detect_markers(cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY), KIT_LAYOUTS)
+    track = np.array([markers[i].mean(axis=0) for i in TRACK_LAYOUT.marker_origins])
+    cut = int(track[:, 0].mean())
+    keep_left = (track[:, 0] < cut).sum() >= 2
+    shown = np.ascontiguousarray(frame[:, :cut] if keep_left else frame[:, cut:])
+    reader = TableReader()
+    assert reader.read(frame).pirate_boxes == truth.pirate_boxes == 36
+    reader.reset()
+    # Half the boxes beyond the edge: not in view, so no count (the stability filter keeps the last one).
+    cut_obs = reader.read(shown)
+    assert cut_obs.pirate_boxes is None and "pirate_boxes" not in cut_obs.to_json()
+    assert PirateReader().read(shown) is None
+    assert PirateReader().read(frame).boxes == 36
