@@ -12,7 +12,9 @@ the whole pipeline as ``companion scan`` reads a photo. Prints, over the boards 
 - the cells in view misread, and the cells cut by the frame's edge but still read (a sliver cut off), misread.
 
 Then the same tables cut through the middle of the pirate track: how many tracks are read with a count at all, and
-how many with another count than the one marked (and of those, how many sure of it: what the dashboard would show).
+how many with another count than the one marked (and of those, how many sure of it: what the dashboard would show);
+and cut across the dice tray at a random place: how many trays give dice, five of them (what the tracker takes for a
+roll), and five that are not the roll.
 
 How the test data differs from the training data: the cell networks never saw a board cut by the frame's edge; the
 cut's place is drawn at random. The rest is the generator's table as ``bench_frame`` renders it.
@@ -97,44 +99,52 @@ def main() -> int:
           "uncertain)")
     print(f"cells wholly in view misread: {counts['in view misread']} of {counts['in view']}")
     print(f"cells cut by the frame's edge, still read, misread: {counts['cut misread']} of {counts['cut']}")
-    tracks = _cut_tracks(args.tables, args.seed + 1)
-    print(f"pirate tracks cut in half: {tracks['tracks']}; read with a count {tracks['read']}, with another count than "
+    tracks, trays = _cut_planes(args.tables, args.seed + 1)
+    print(f"pirate tracks cut in half: {tracks['planes']}; read with a count {tracks['read']}, with another count than "
           f"marked {tracks['wrong']} ({tracks['sure wrong']} of them sure, confidence 0.9 or more)")
+    print(f"dice trays cut across: {trays['planes']}; read with dice {trays['read']}, with five dice {trays['five']}, "
+          f"five that are not the roll {trays['wrong']}")
     return 0
 
 
-def _cut_tracks(tables: int, seed: int) -> dict[str, int]:
-    """``tables`` generated tables, each cut through the middle of its pirate track (keeping two of its markers)."""
+def _cut_planes(tables: int, seed: int) -> tuple[dict[str, int], dict[str, int]]:
+    """``tables`` generated tables, each cut through the middle of its pirate track and, in another frame, across its
+    dice tray at a random place (keeping two of the plane's markers): the tracks' and the trays' counts."""
     import cv2
 
+    from vision.dice.geometry import TRAY_LAYOUT
     from vision.marker_plane import detect_markers
     from vision.pipeline import KIT_LAYOUTS
     from vision.pirates.geometry import TRACK_LAYOUT
 
     rng = np.random.default_rng(seed)
     reader = TableReader(language="en")
-    counts = dict.fromkeys(("tracks", "read", "wrong", "sure wrong"), 0)
+    tracks = dict.fromkeys(("planes", "read", "wrong", "sure wrong"), 0)
+    trays = dict.fromkeys(("planes", "read", "five", "wrong"), 0)
     for _ in range(tables):
         spec = TableSpec.random(rng, camera_cm=75)
         frame, truth = render_table(spec, rng)
         markers = detect_markers(cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY), KIT_LAYOUTS)
-        ids = [m for m in TRACK_LAYOUT.marker_origins if m in markers]
-        if len(ids) < 4:
-            continue  # (a sticker not found in the whole frame: no cut to make)
-        centres = np.array([markers[m].mean(axis=0) for m in ids])
-        cut = int(centres[:, 0].mean())
-        keep_left = (centres[:, 0] < cut).sum() >= 2
-        shown = np.ascontiguousarray(frame[:, :cut] if keep_left else frame[:, cut:])
-        reader.reset()
-        obs = reader.read(shown)
-        counts["tracks"] += 1
-        if obs.pirate_boxes is None:
-            continue
-        counts["read"] += 1
-        wrong = obs.pirate_boxes != truth.pirate_boxes
-        counts["wrong"] += wrong
-        counts["sure wrong"] += wrong and float(obs.extra.get("pirates_confidence", 0.0)) >= 0.9
-    return counts
+        for layout, share, counts in ((TRACK_LAYOUT, 0.5, tracks), (TRAY_LAYOUT, float(rng.uniform(0.3, 0.7)), trays)):
+            ids = [m for m in layout.marker_origins if m in markers]
+            if len(ids) < 4:
+                continue  # (a sticker not found in the whole frame: no cut to make)
+            xs = np.array([markers[m].mean(axis=0)[0] for m in ids])
+            cut = int(xs.min() + share * np.ptp(xs))
+            keep_left = (xs < cut).sum() >= 2
+            reader.reset()
+            obs = reader.read(np.ascontiguousarray(frame[:, :cut] if keep_left else frame[:, cut:]))
+            counts["planes"] += 1
+            if counts is tracks and obs.pirate_boxes is not None:
+                wrong = obs.pirate_boxes != truth.pirate_boxes
+                tracks["read"] += 1
+                tracks["wrong"] += wrong
+                tracks["sure wrong"] += wrong and float(obs.extra.get("pirates_confidence", 0.0)) >= 0.9
+            elif counts is trays and obs.dice is not None:
+                trays["read"] += 1
+                trays["five"] += len(obs.dice) == 5
+                trays["wrong"] += len(obs.dice) == 5 and sorted(obs.dice_faces) != sorted(truth.dice_faces)
+    return tracks, trays
 
 
 if __name__ == "__main__":

@@ -461,6 +461,19 @@ class LocatedPlane:
         size = (round(w * px_per_mm), round(h * px_per_mm))
         return cv2.warpPerspective(frame, to_view @ self.homography, size, flags=cv2.INTER_LINEAR)
 
+    def shows(self, frame_shape: tuple[int, ...], region_mm: tuple[float, float, float, float]) -> bool:
+        """Whether a frame of ``frame_shape`` shows the whole of the plane's rectangle ``region_mm`` (x, y, width,
+        height): a plane pushed past the frame's edge is still found by the markers left in view, and rectified, what
+        lies beyond the edge is the warp's fill, not the plane."""
+        x, y, w, h = region_mm
+        corners = np.array([[x, y, 1.0], [x + w, y, 1.0], [x + w, y + h, 1.0], [x, y + h, 1.0]])
+        points = corners @ np.linalg.inv(self.homography).T
+        if (points[:, 2] <= 0).any():  # (behind the camera)
+            return False
+        xy = points[:, :2] / points[:, 2:]
+        height, width = frame_shape[:2]
+        return bool(((xy >= -0.5) & (xy <= np.array([width - 0.5, height - 0.5]))).all())
+
     def to_frame(self, points_mm: np.ndarray) -> np.ndarray:
         """Plane millimetres -> frame pixels."""
         inverse = np.linalg.inv(self.homography)

@@ -25,7 +25,7 @@ from vision.board.locate import BOARD_LAYOUTS, StickerPlaces, cells_out_of_view
 from vision.cells.cnn import single_threaded_blas
 from vision.cells.reader import DRAWABLE_INDEX
 from vision.dice.geometry import TRAY_LAYOUT
-from vision.dice.reader import DiceReader
+from vision.dice.reader import DiceReader, floor_in_view
 from vision.marker_plane import LocatedPlane, PlaneLayout, detect_markers
 from vision.observation import BoardReading, DieReading, Observation
 from vision.pirates.geometry import TRACK_LAYOUT
@@ -399,7 +399,7 @@ class TableReader:
         else:
             tray_plane = self.dice_reader.locate(frame, markers, gray)  # its size measured from its stickers
         dice = None
-        if tray_plane is not None:
+        if tray_plane is not None and floor_in_view(tray_plane, frame.shape):
             dice = self.dice_reader.read_plane(frame, tray_plane)
             if dice:
                 tops = tray_plane.to_frame(np.array([d.centre for d in dice], np.float64))

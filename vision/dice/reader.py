@@ -1485,9 +1485,24 @@ class DiceReader:
         return tuple(readings)
 
     def read(self, frame: np.ndarray, markers: dict[int, np.ndarray] | None = None) -> tuple[DieReading, ...] | None:
+        """The dice in the tray; None when the tray, or all of its floor (``floor_in_view``), is not in view."""
         plane = self.locate(frame, markers)
-        return None if plane is None else self.read_plane(frame, plane)
+        return None if plane is None or not floor_in_view(plane, frame.shape) else self.read_plane(frame, plane)
 
 
-__all__ = ["DIE_FACES", "DiceClassifier", "DiceReader", "DieBlob", "TrayView", "face_crop", "locate_tray",
+# The tray's floor counts as in view when the frame shows all of it but this much by its walls (mm): a die there still
+# shows most of its top.
+FLOOR_EDGE_MM = 3.0
+
+
+def floor_in_view(plane: LocatedPlane, frame_shape: tuple[int, ...]) -> bool:
+    """Whether a frame of ``frame_shape`` shows the tray's floor (``LocatedPlane.shows``, but ``FLOOR_EDGE_MM`` by its
+    walls): only then do its dice say what was rolled. A tray pushed past the frame's edge is still found by the
+    stickers left in view; its floor beyond the edge, rectified, was read as dice (16 generated trays cut across at
+    three places each: 5 dice read where some were not seen, their places taken by phantoms)."""
+    edge = FLOOR_EDGE_MM
+    return plane.shows(frame_shape, (edge, edge, plane.layout.width_mm - 2 * edge, plane.layout.height_mm - 2 * edge))
+
+
+__all__ = ["DIE_FACES", "DiceClassifier", "DiceReader", "DieBlob", "TrayView", "face_crop", "floor_in_view", "locate_tray",
            "measure_die", "measure_tray", "segment_dice"]

@@ -145,20 +145,12 @@ _CLEAR_VOTE = 0.5  # a box this far from the threshold (in votes, see _reading) 
 
 
 def block_in_view(plane: LocatedPlane, frame_shape: tuple[int, ...]) -> bool:
-    """Whether the frame of ``frame_shape`` shows the middle of every box: a track pushed past the frame's edge is
-    still found by the markers left in view, but the boxes beyond the edge are not there to read (rectified, the
-    warp fills them black, read as marked: of 16 generated tracks cut in half, 12 were read with another count, 5
-    of them sure of it, 60 boxes for 36)."""
+    """Whether the frame of ``frame_shape`` shows the middle of every box (``LocatedPlane.shows``): of 16 generated
+    tracks cut in half, the boxes beyond the edge rectified black and read as marked, 12 were read with another count,
+    5 of them sure of it (60 boxes for 36)."""
     inset = (BOX_PITCH_MM - _MIDDLE_MM) / 2
-    x0, y0 = BLOCK_X_MM + inset, BLOCK_Y_MM + inset
-    x1, y1 = BLOCK_X_MM + BLOCK_W_MM - inset, BLOCK_Y_MM + BLOCK_H_MM - inset
-    corners = np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]])
-    points = np.column_stack([corners, np.ones(4)]) @ np.linalg.inv(plane.homography).T
-    if (points[:, 2] <= 0).any():  # (behind the camera)
-        return False
-    xy = points[:, :2] / points[:, 2:]
-    height, width = frame_shape[:2]
-    return bool(((xy >= -0.5) & (xy <= np.array([width - 0.5, height - 0.5]))).all())
+    return plane.shows(frame_shape, (BLOCK_X_MM + inset, BLOCK_Y_MM + inset, BLOCK_W_MM - 2 * inset,
+                                     BLOCK_H_MM - 2 * inset))
 
 
 def read_track(plane: LocatedPlane, gray: np.ndarray, players_hint: int | None = None) -> PirateReading | None:
