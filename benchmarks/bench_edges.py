@@ -14,7 +14,8 @@ the whole pipeline as ``companion scan`` reads a photo. Prints, over the boards 
 Then the same tables cut through the middle of the pirate track: how many tracks are read with a count at all, and
 how many with another count than the one marked (and of those, how many sure of it: what the dashboard would show);
 and cut across the dice tray at a random place: how many trays give dice, five of them (what the tracker takes for a
-roll), and five that are not the roll.
+roll), and five that are not the roll. And boards pushed over one another (a board of another generated table pasted
+half over one of this table's): the cells reported unseen, and the cells misread outside them.
 
 How the test data differs from the training data: the cell networks never saw a board cut by the frame's edge; the
 cut's place is drawn at random. The rest is the generator's table as ``bench_frame`` renders it.
@@ -99,12 +100,55 @@ def main() -> int:
           "uncertain)")
     print(f"cells wholly in view misread: {counts['in view misread']} of {counts['in view']}")
     print(f"cells cut by the frame's edge, still read, misread: {counts['cut misread']} of {counts['cut']}")
+    overlaps = _overlapping_boards(args.tables, args.seed + 2)
+    print(f"boards half over another ({overlaps['pairs']} pairs, both found {overlaps['found']}): cells read unseen "
+          f"{overlaps['unseen']}; cells misread {overlaps['misread']} ({overlaps['sure']} of them not uncertain), "
+          f"{overlaps['under']} of them on the board beneath")
     tracks, trays = _cut_planes(args.tables, args.seed + 1)
     print(f"pirate tracks cut in half: {tracks['planes']}; read with a count {tracks['read']}, with another count than "
           f"marked {tracks['wrong']} ({tracks['sure wrong']} of them sure, confidence 0.9 or more)")
     print(f"dice trays cut across: {trays['planes']}; read with dice {trays['read']}, with five dice {trays['five']}, "
           f"five that are not the roll {trays['wrong']}")
     return 0
+
+
+def _overlapping_boards(tables: int, seed: int) -> dict[str, int]:
+    """``tables`` pairs of generated tables: a board of the second (seats 3 and 4) pasted over a board of the first,
+    its outline shifted by 0.55-0.85 of a side along the lower one's top edge. Counts each pair's cells that are read
+    otherwise than drawn outside the ones reported unseen (the lower board's read from the upper's print before)."""
+    import cv2
+
+    rng = np.random.default_rng(seed)
+    reader = TableReader(language="en")
+    counts = dict.fromkeys(("pairs", "found", "unseen", "misread", "sure", "under"), 0)
+    for _ in range(tables):
+        frame, truth = render_table(TableSpec.random(rng, n_boards=2, camera_cm=75), rng)
+        other = TableSpec.random(rng, n_boards=2, camera_cm=75)
+        over, over_truth = render_table(TableSpec(cities=other.cities, seats=(3, 4), seed=other.seed, camera_cm=75), rng)
+        source = np.array(over_truth.boards[0].corners, np.float32)
+        lower = np.array(truth.boards[0].corners, np.float32)
+        shift = lower.mean(axis=0) - source.mean(axis=0) + (lower[1] - lower[0]) * float(rng.uniform(0.55, 0.85))
+        moved = cv2.warpAffine(over, np.float32([[1, 0, shift[0]], [0, 1, shift[1]]]), (frame.shape[1], frame.shape[0]))
+        mask = np.zeros(frame.shape[:2], np.uint8)
+        cv2.fillConvexPoly(mask, np.int32(source + shift), 255)
+        reader.reset()
+        obs = reader.read(np.where(mask[:, :, None] > 0, moved, frame))
+        counts["pairs"] += 1
+        pair = [(obs.board(0), truth.boards[0], True), (obs.board(3), over_truth.boards[0], False)]
+        if any(board is None for board, _, _ in pair):
+            continue
+        counts["found"] += 1
+        for board, drawn, beneath in pair:
+            unseen = set(board.unseen)
+            counts["unseen"] += len(unseen)
+            for i in DRAWABLE_INDEX:
+                name, (row, col) = ALL_CELLS[i], divmod(i, SIZE)
+                if name in unseen or board.city[row][col] == drawn.city[row][col]:
+                    continue
+                counts["misread"] += 1
+                counts["sure"] += name not in board.uncertain
+                counts["under"] += beneath
+    return counts
 
 
 def _cut_planes(tables: int, seed: int) -> tuple[dict[str, int], dict[str, int]]:

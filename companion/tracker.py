@@ -862,8 +862,8 @@ class Tracker:
                 continue
             new, mismatch = diff_city(state.players[p].city, seen)
             if unseen := self.last_boards[seat].get("unseen"):
-                warnings.append(f"{self.names[p]}'s board is partly out of the camera's view ({len(unseen)} "
-                                f"spaces unseen, {unseen[0]} among them): move it back into view.")
+                warnings.append(f"The camera cannot see {len(unseen)} spaces of {self.names[p]}'s board ({unseen[0]} "
+                                "among them): move the board into view, clear of the other boards.")
             if p != player and new:
                 cells = ", ".join(x["cell"] for x in new)
                 warnings.append(f"{self.names[p]}'s board shows new drawings at {cells}, "

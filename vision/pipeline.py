@@ -21,7 +21,7 @@ import cv2
 import numpy as np
 
 from companion.layout import ALL_CELLS, SIZE
-from vision.board.locate import BOARD_LAYOUTS, StickerPlaces, cells_out_of_view
+from vision.board.locate import BOARD_LAYOUTS, StickerPlaces, cells_out_of_view, cells_under
 from vision.cells.cnn import single_threaded_blas
 from vision.cells.reader import DRAWABLE_INDEX
 from vision.dice.geometry import TRAY_LAYOUT
@@ -243,7 +243,8 @@ class TableReader:
         boards: list[BoardReading | None] = []
         to_read: list[tuple[int, Any, np.ndarray, tuple[tuple[float, float], ...], _ReadBoard | None, list[int] | None]] = []
         hands = {lb.seat: self.hands.hand(lb.seat) for lb in located} if self.hands is not None else {}
-        unseen = {lb.seat: _unseen_cells(lb, gray.shape) for lb in located}
+        unseen = {lb.seat: _unseen_cells(lb, gray.shape, [other for other in located if other is not lb])
+                  for lb in located}
         for lb in located:
             corners = tuple((float(x), float(y)) for x, y in np.asarray(lb.corners).reshape(-1, 2))
             thumb = _board_thumb(lb.rectified)
@@ -444,10 +445,16 @@ _THUMB_CHANGE = 22  # grey levels: a thumbnail pixel that moved more changed
 _CROP_REACH = 2
 
 
-def _unseen_cells(board: Any, frame_shape: tuple[int, ...]) -> tuple[str, ...]:
-    """The drawable cells of a located board that the frame does not show (``cells_out_of_view``), by name."""
-    out_of_view = set(cells_out_of_view(board, frame_shape))
-    return tuple(sorted(ALL_CELLS[i] for i in DRAWABLE_INDEX if i in out_of_view))
+def _unseen_cells(board: Any, frame_shape: tuple[int, ...], others: list[Any]) -> tuple[str, ...]:
+    """The drawable cells of a located board that the camera does not see, by name: beyond the frame's edge
+    (``cells_out_of_view``) or where another board ``others`` lies over it or under it (``cells_under``)."""
+    hidden = set(cells_out_of_view(board, frame_shape))
+    low, high = np.asarray(board.corners).min(axis=0), np.asarray(board.corners).max(axis=0)
+    for other in others:
+        other_low, other_high = np.asarray(other.corners).min(axis=0), np.asarray(other.corners).max(axis=0)
+        if (other_low < high).all() and (low < other_high).all():  # (outlines apart: nothing to look for)
+            hidden.update(cells_under(board, other))
+    return tuple(sorted(ALL_CELLS[i] for i in DRAWABLE_INDEX if i in hidden))
 
 
 def _board_thumb(rectified: np.ndarray) -> np.ndarray:

@@ -126,3 +126,42 @@ def test_a_tray_cut_by_the_frames_edge_gives_no_dice():
         reader.reset()
         assert reader.read(shown).dice is None, share
         assert DiceReader().read(shown) is None
+
+
+def test_where_one_board_lies_over_another_neither_is_read():
+    """Board 3 of another table pasted over a third of board 0: the cells of either under the other's outline are
+    unseen (which board is on top the camera cannot tell); before, board 0's were read from board 3's print."""
+    from vision.board.locate import OUT_OF_VIEW_CUT
+    from vision.cells import CellReader
+
+    rng = np.random.default_rng(5)
+    frame, truth = render_table(TableSpec.random(rng, n_boards=2, camera_cm=75), rng)
+    other = TableSpec.random(rng, n_boards=2, camera_cm=75)
+    over, over_truth = render_table(TableSpec(cities=other.cities, seats=(3, 4), seed=other.seed, camera_cm=75), rng)
+    source = np.array(over_truth.boards[0].corners, np.float32)
+    lower = np.array(truth.boards[0].corners, np.float32)
+    shift = lower.mean(axis=0) - source.mean(axis=0) + (lower[1] - lower[0]) * 0.7
+    moved = cv2.warpAffine(over, np.float32([[1, 0, shift[0]], [0, 1, shift[1]]]), (frame.shape[1], frame.shape[0]))
+    mask = np.zeros(frame.shape[:2], np.uint8)
+    cv2.fillConvexPoly(mask, np.int32(source + shift), 255)
+    obs = TableReader(cell_reader=CellReader("en")).read(np.where(mask[:, :, None] > 0, moved, frame))
+    below, above = obs.board(0), obs.board(3)
+    assert below is not None and above is not None
+    top_outline = (source + shift).astype(np.float64)
+    for board, outline, corners in ((below, top_outline, lower), (above, lower.astype(np.float64), source + shift)):
+        to_frame = cv2.getPerspectiveTransform(np.float32([[0, 0], [SIZE, 0], [SIZE, SIZE], [0, SIZE]]),
+                                               np.float32(corners))
+        for i in DRAWABLE_INDEX:
+            name, (row, col) = ALL_CELLS[i], divmod(i, SIZE)
+            middle = cv2.perspectiveTransform(np.float32([[[col + 0.5, row + 0.5]]]), to_frame)[0, 0]
+            under = cv2.pointPolygonTest(np.float32(outline), (float(middle[0]), float(middle[1])), True)
+            cell_px = float(np.linalg.norm(corners[1] - corners[0])) / SIZE
+            if under > (0.5 - OUT_OF_VIEW_CUT) * cell_px * 1.5:  # the whole cell under the other board
+                assert name in board.unseen, (board.seat, name)
+            elif under < -cell_px:  # a cell clear of it
+                assert name not in board.unseen, (board.seat, name)
+    # Board 0's cells clear of board 3 are read as drawn.
+    for i in DRAWABLE_INDEX:
+        name, (row, col) = ALL_CELLS[i], divmod(i, SIZE)
+        if name not in below.unseen:
+            assert below.city[row][col] == truth.boards[0].city[row][col], name

@@ -84,6 +84,21 @@ def cells_out_of_view(board: LocatedBoard, frame_shape: tuple[int, ...]) -> list
     return [int(i) for i in np.flatnonzero(~inside.reshape(SIZE * SIZE, 4).all(axis=1))]
 
 
+def cells_under(board: LocatedBoard, other: LocatedBoard) -> list[int]:
+    """The cells (indices row by row) of ``board`` that ``other`` board overlaps in the frame (more than
+    ``OUT_OF_VIEW_CUT`` of the cell under its outline): one board pushed onto another, where the camera sees only the
+    top one and cannot tell which it is (both boards' cells there are taken as not seen)."""
+    cells_to_frame = np.linalg.inv(board.homography) @ np.diag([board.cell_px, board.cell_px, 1.0])
+    points = _CELL_SQUARES @ cells_to_frame.T
+    xy = points[:, :2] / points[:, 2:]
+    outline = np.asarray(other.corners, np.float64).reshape(4, 2)
+    edges = np.roll(outline, -1, axis=0) - outline
+    # Inside a convex outline: on the same side of each of its four edges.
+    sides = edges[None, :, 0] * (xy[:, None, 1] - outline[None, :, 1]) - edges[None, :, 1] * (xy[:, None, 0] - outline[None, :, 0])
+    inside = (sides > 0).all(axis=1) | (sides < 0).all(axis=1)
+    return [int(i) for i in np.flatnonzero(inside.reshape(SIZE * SIZE, 4).any(axis=1))]
+
+
 def _cell_squares(cut: float) -> np.ndarray:
     """(49 * 4, 3): each cell's square (in cells, row by row; its corners clockwise) less ``cut`` on every side, as
     homogeneous points."""
