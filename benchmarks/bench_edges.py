@@ -34,7 +34,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from companion.layout import ALL_CELLS, SIZE  # noqa: E402
 from vision.cells.reader import DRAWABLE_INDEX  # noqa: E402
 from vision.pipeline import TableReader  # noqa: E402
-from vision.synth.table import TableSpec, render_table  # noqa: E402
+from vision.synth.table import TableSpec, cut_across, render_table  # noqa: E402
 
 
 def _cell_x_ranges(corners: np.ndarray, offset: int) -> np.ndarray:
@@ -63,11 +63,7 @@ def main() -> int:
         frame, truth = render_table(spec, rng)
         target = truth.boards[int(rng.integers(len(truth.boards)))]
         corners = np.array(target.corners)
-        low, high = corners[:, 0].min(), corners[:, 0].max()
-        cut = int(low + rng.uniform(0.3, 0.7) * (high - low))
-        keep_left = (corners[:, 0] < cut).sum() >= 2
-        offset = 0 if keep_left else cut
-        shown = np.ascontiguousarray(frame[:, :cut] if keep_left else frame[:, cut:])
+        shown, offset = cut_across(frame, corners[:, 0], float(rng.uniform(0.3, 0.7)))
         reader.reset()  # another table: nothing remembered
         board = reader.read(shown).board(target.seat)
         counts["boards"] += 1
@@ -173,11 +169,8 @@ def _cut_planes(tables: int, seed: int) -> tuple[dict[str, int], dict[str, int]]
             ids = [m for m in layout.marker_origins if m in markers]
             if len(ids) < 4:
                 continue  # (a sticker not found in the whole frame: no cut to make)
-            xs = np.array([markers[m].mean(axis=0)[0] for m in ids])
-            cut = int(xs.min() + share * np.ptp(xs))
-            keep_left = (xs < cut).sum() >= 2
             reader.reset()
-            obs = reader.read(np.ascontiguousarray(frame[:, :cut] if keep_left else frame[:, cut:]))
+            obs = reader.read(cut_across(frame, np.array([markers[m].mean(axis=0)[0] for m in ids]), share)[0])
             counts["planes"] += 1
             if counts is tracks and obs.pirate_boxes is not None:
                 wrong = obs.pirate_boxes != truth.pirate_boxes

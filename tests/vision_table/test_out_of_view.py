@@ -10,7 +10,7 @@ import pytest
 from companion.layout import ALL_CELLS, SIZE
 from vision.cells.reader import DRAWABLE_INDEX
 from vision.pipeline import TableReader
-from vision.synth.table import TableSpec, render_table
+from vision.synth.table import TableSpec, cut_across, render_table
 
 
 @pytest.fixture(scope="module")
@@ -19,11 +19,7 @@ def cut_table():
     rng = np.random.default_rng(30)
     spec = TableSpec.random(rng, n_boards=3, camera_cm=75)
     frame, truth = render_table(spec, rng)
-    corners = np.array(truth.boards[0].corners)
-    cut = int(corners[:, 0].mean())
-    keep_left = (corners[:, 0] < cut).sum() >= 2
-    offset = 0 if keep_left else cut
-    shown = np.ascontiguousarray(frame[:, :cut] if keep_left else frame[:, cut:])
+    shown, offset = cut_across(frame, np.array(truth.boards[0].corners)[:, 0], 0.5)
     return shown, truth, offset
 
 
@@ -92,10 +88,7 @@ def test_a_track_cut_by_the_frames_edge_is_not_read_as_marked_boxes():
     spec = TableSpec.random(rng, camera_cm=75)
     frame, truth = render_table(spec, rng)
     markers = detect_markers(cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY), KIT_LAYOUTS)
-    track = np.array([markers[i].mean(axis=0) for i in TRACK_LAYOUT.marker_origins])
-    cut = int(track[:, 0].mean())
-    keep_left = (track[:, 0] < cut).sum() >= 2
-    shown = np.ascontiguousarray(frame[:, :cut] if keep_left else frame[:, cut:])
+    shown, _ = cut_across(frame, np.array([markers[i].mean(axis=0)[0] for i in TRACK_LAYOUT.marker_origins]), 0.5)
     reader = TableReader()
     assert reader.read(frame).pirate_boxes == truth.pirate_boxes == 36
     reader.reset()
@@ -116,13 +109,11 @@ def test_a_tray_cut_by_the_frames_edge_gives_no_dice():
     spec = TableSpec.random(rng, camera_cm=75)
     frame, truth = render_table(spec, rng)
     markers = detect_markers(cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY), KIT_LAYOUTS)
-    tray = np.array([markers[i].mean(axis=0) for i in TRAY_LAYOUT.marker_origins])
+    tray = np.array([markers[i].mean(axis=0)[0] for i in TRAY_LAYOUT.marker_origins])
     reader = TableReader()
     assert sorted(reader.read(frame).dice_faces) == sorted(truth.dice_faces)
     for share in (0.35, 0.5, 0.65):  # before: 2, 4 and 5 dice read, the five with two phantoms among them
-        cut = int(tray[:, 0].min() + share * np.ptp(tray[:, 0]))
-        keep_left = (tray[:, 0] < cut).sum() >= 2
-        shown = np.ascontiguousarray(frame[:, :cut] if keep_left else frame[:, cut:])
+        shown, _ = cut_across(frame, tray, share)
         reader.reset()
         assert reader.read(shown).dice is None, share
         assert DiceReader().read(shown) is None

@@ -507,3 +507,14 @@ def lens_bent_points(points: np.ndarray, barrel: float) -> np.ndarray:
         bent -= (bent + k * bent**3 - pinhole) / (1.0 + 3.0 * k * bent**2)
     scale = np.divide(bent, pinhole, out=np.ones_like(pinhole), where=pinhole > 0)
     return centre + offset * scale * half_diagonal
+
+
+def cut_across(frame: np.ndarray, xs: np.ndarray, share: float) -> tuple[np.ndarray, int]:
+    """A frame that shows only part of a plane whose markers lie at ``xs`` (frame columns): cut upright at ``share`` of
+    the way from the leftmost marker to the rightmost, the side holding two or more of them kept (a camera that sees a
+    narrower table, or the plane pushed past its edge). (the part kept, its first column in ``frame``)."""
+    xs = np.asarray(xs, np.float64)
+    cut = int(xs.min() + share * np.ptp(xs))
+    if (xs < cut).sum() >= 2:
+        return np.ascontiguousarray(frame[:, :cut]), 0
+    return np.ascontiguousarray(frame[:, cut:]), cut
