@@ -467,18 +467,23 @@ class LocatedPlane:
         lies beyond the edge is the warp's fill, not the plane."""
         x, y, w, h = region_mm
         corners = np.array([[x, y, 1.0], [x + w, y, 1.0], [x + w, y + h, 1.0], [x, y + h, 1.0]])
-        points = corners @ np.linalg.inv(self.homography).T
-        if (points[:, 2] <= 0).any():  # (behind the camera)
-            return False
-        xy = points[:, :2] / points[:, 2:]
-        height, width = frame_shape[:2]
-        return bool(((xy >= -0.5) & (xy <= np.array([width - 0.5, height - 0.5]))).all())
+        return bool(in_frame(corners @ np.linalg.inv(self.homography).T, frame_shape).all())
 
     def to_frame(self, points_mm: np.ndarray) -> np.ndarray:
         """Plane millimetres -> frame pixels."""
         inverse = np.linalg.inv(self.homography)
         pts = np.asarray(points_mm, dtype=np.float64).reshape(-1, 1, 2)
         return cv2.perspectiveTransform(pts, inverse).reshape(-1, 2)
+
+
+def in_frame(points: np.ndarray, frame_shape: tuple[int, ...]) -> np.ndarray:
+    """Which of the homogeneous points (n, 3) in frame pixels a frame of ``frame_shape`` shows: in front of the camera
+    (a homography puts a point behind it at w <= 0) and within the frame's pixels."""
+    points = np.asarray(points, np.float64)
+    ahead = points[:, 2] > 0
+    xy = points[:, :2] / np.where(ahead, points[:, 2], 1.0)[:, None]
+    height, width = frame_shape[:2]
+    return ahead & (xy >= -0.5).all(axis=1) & (xy <= np.array([width - 0.5, height - 0.5])).all(axis=1)
 
 
 def locate_plane(markers: dict[int, np.ndarray], layout: PlaneLayout, min_markers: int = 2) -> LocatedPlane | None:

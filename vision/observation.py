@@ -36,8 +36,9 @@ class BoardReading:
     # The rectified board image it was read from (a NumPy array, opaque here): when the table confirms a
     # drawing, the seat's hand learns it from these pixels (vision.cells.seat_hand).
     rectified: Any = field(default=None, compare=False, repr=False)
-    # Cells the camera does not see (the board pushed past the frame's edge): not read ('.' in ``city``,
-    # confidence 0, listed in ``uncertain`` too, no alternatives). The tracker takes them as the game has them.
+    # Cells the camera does not see (the board pushed past the frame's edge, or under or over another board): not
+    # read ('.' in ``city``, confidence 0, listed in ``uncertain`` too, no alternatives). The tracker takes them as
+    # the game has them.
     unseen: tuple[str, ...] = ()
 
     def to_json(self) -> dict[str, Any]:

@@ -75,12 +75,7 @@ OUT_OF_VIEW_CUT = 0.1
 def cells_out_of_view(board: LocatedBoard, frame_shape: tuple[int, ...]) -> list[int]:
     """The cells (indices row by row) of ``board`` that the frame of ``frame_shape`` does not show: more than
     ``OUT_OF_VIEW_CUT`` of the cell lies beyond the frame's edge on some side (or behind the camera)."""
-    height, width = frame_shape[:2]
-    cells_to_frame = np.linalg.inv(board.homography) @ np.diag([board.cell_px, board.cell_px, 1.0])
-    points = _CELL_SQUARES @ cells_to_frame.T  # (49 * 4, 3): the squares' corners in the frame
-    ahead = points[:, 2] > 0  # (a point a homography puts behind the camera has w <= 0)
-    xy = points[:, :2] / np.where(ahead, points[:, 2], 1.0)[:, None]
-    inside = ahead & (xy[:, 0] >= -0.5) & (xy[:, 0] <= width - 0.5) & (xy[:, 1] >= -0.5) & (xy[:, 1] <= height - 0.5)
+    inside = marker_plane.in_frame(_cell_squares_in_frame(board), frame_shape)
     return [int(i) for i in np.flatnonzero(~inside.reshape(SIZE * SIZE, 4).all(axis=1))]
 
 
@@ -88,8 +83,7 @@ def cells_under(board: LocatedBoard, other: LocatedBoard) -> list[int]:
     """The cells (indices row by row) of ``board`` that ``other`` board overlaps in the frame (more than
     ``OUT_OF_VIEW_CUT`` of the cell under its outline): one board pushed onto another, where the camera sees only the
     top one and cannot tell which it is (both boards' cells there are taken as not seen)."""
-    cells_to_frame = np.linalg.inv(board.homography) @ np.diag([board.cell_px, board.cell_px, 1.0])
-    points = _CELL_SQUARES @ cells_to_frame.T
+    points = _cell_squares_in_frame(board)
     xy = points[:, :2] / points[:, 2:]
     outline = np.asarray(other.corners, np.float64).reshape(4, 2)
     edges = np.roll(outline, -1, axis=0) - outline
@@ -97,6 +91,13 @@ def cells_under(board: LocatedBoard, other: LocatedBoard) -> list[int]:
     sides = edges[None, :, 0] * (xy[:, None, 1] - outline[None, :, 1]) - edges[None, :, 1] * (xy[:, None, 0] - outline[None, :, 0])
     inside = (sides > 0).all(axis=1) | (sides < 0).all(axis=1)
     return [int(i) for i in np.flatnonzero(inside.reshape(SIZE * SIZE, 4).any(axis=1))]
+
+
+def _cell_squares_in_frame(board: LocatedBoard) -> np.ndarray:
+    """(49 * 4, 3): the corners of every cell's square less ``OUT_OF_VIEW_CUT`` a side (``_CELL_SQUARES``), as
+    homogeneous points in the frame's pixels."""
+    cells_to_frame = np.linalg.inv(board.homography) @ np.diag([board.cell_px, board.cell_px, 1.0])
+    return _CELL_SQUARES @ cells_to_frame.T
 
 
 def _cell_squares(cut: float) -> np.ndarray:
