@@ -535,6 +535,7 @@ class Tracker:
         """Take one stable observation (vision.observation.Observation)."""
         with self._lock:
             changed = False
+            shown = (self.warnings, {seat: board["uncertain"] for seat, board in self.last_boards.items()})
             for board in obs.boards:
                 self.last_boards[board.seat] = {"city": list(board.city), "uncertain": list(board.uncertain),
                                                 "alternatives": dict(getattr(board, "alternatives", None) or {}),
@@ -568,6 +569,9 @@ class Tracker:
                     self._tray_cleared()
                     changed = True
             self._update_warnings()
+            # What the dashboard shows of the camera's reading alone (a board out of view, its doubtful cells) is
+            # news to the open pages too, though the game did not change.
+            changed |= shown != (self.warnings, {seat: board["uncertain"] for seat, board in self.last_boards.items()})
             if changed:
                 self._changed()
 

@@ -342,3 +342,22 @@ def test_a_teaching_sheet_photographed_with_a_phone_is_taught_without_a_reload(b
     assert server.service.hands.hand(1) is not None and server.service.hands.hand(0) is None
     shoot(page, "teach-done")
     page.close()
+
+
+def test_a_board_out_of_the_cameras_view_is_told_on_the_open_page_without_a_reload(browser, server):
+    server.service.new_game(["Anke", "Ben"])
+    page = open_live(browser, server)
+    start = tuple(empty_city())
+    edge = tuple(f"{col}{row}" for col in "FG" for row in range(1, 8) if f"{col}{row}" not in ("G1", "G7"))
+
+    def seen(unseen: tuple[str, ...]) -> Observation:
+        return Observation(boards=(BoardReading(0, start, SURE).with_unseen(unseen), BoardReading(1, start, SURE)))
+
+    server.tracker.observe(seen(()))
+    # Anke's board slides past the frame's edge: nothing in the game changes, but the open page says so at once.
+    server.tracker.observe(seen(edge))
+    page.locator("p.warning", has_text="The camera cannot see 12 spaces of Anke's board").wait_for()
+    shoot(page, "board-out-of-view")
+    server.tracker.observe(seen(()))
+    page.locator("p.warning", has_text="cannot see").wait_for(state="detached")
+    assert not_reloaded(page)
