@@ -330,6 +330,8 @@ def main(argv: list[str] | None = None) -> int:
                         "(the family with the most doubtful cells; '' skips it)")
     parser.add_argument("--seed", type=int, default=424242)
     args = parser.parse_args(argv)
+    if args.tables < 1:
+        parser.error("--tables: the timing needs at least one table")
 
     print(art_summary())
     camera = f"camera {args.camera_cm:g} cm up, {px_per_mm_at(args.camera_cm) * CELL_MM:.0f} px a cell"
