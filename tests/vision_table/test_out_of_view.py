@@ -7,7 +7,8 @@ import cv2
 import numpy as np
 import pytest
 
-from companion.layout import ALL_CELLS, SIZE
+from companion.layout import ALL_CELLS, SIZE, cell_index
+from companion.tracker import city_cell
 from vision.cells.reader import DRAWABLE_INDEX
 from vision.pipeline import TableReader
 from vision.synth.table import TableSpec, cut_across, render_table
@@ -48,13 +49,12 @@ def test_cells_past_the_frames_edge_are_unseen_and_the_rest_is_read(cut_table):
     far_out = {c for c in drawable if not 0 <= centres[c] <= width}  # the whole middle of the cell out
     assert far_out and far_out <= set(board.unseen) <= drawable
     for name in board.unseen:
-        col, row = ord(name[0]) - ord("A"), int(name[1:]) - 1
+        col, row = cell_index(name)
         assert board.city[row][col] == "." and board.confidence[row][col] == 0.0 and name in board.uncertain
         assert name not in board.alternatives
     in_view = drawable - gone
     assert in_view and not in_view & set(board.unseen)
-    wrong = [c for c in in_view
-             if board.city[int(c[1:]) - 1][ord(c[0]) - 65] != truth.boards[0].city[int(c[1:]) - 1][ord(c[0]) - 65]]
+    wrong = [c for c in in_view if city_cell(board.city, c) != city_cell(truth.boards[0].city, c)]
     assert not wrong, wrong
     # The boards wholly in view have no cell unseen.
     for other in obs.boards:
