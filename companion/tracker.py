@@ -295,6 +295,7 @@ class Tracker:
         self.dice_in_tray = False
         self.seen_pirate_boxes: int | None = None
         self.last_boards: dict[int, dict[str, Any]] = {}
+        self.doubled_seats: list[int] = []  # seats whose stickers the camera sees on two boards: neither is read
         self.pending: dict[str, Any] | None = None   # a drawing that has not settled yet
         self.ignored_diff: list[dict[str, str]] | None = None  # the drawing an undo took back
         self.aliases: dict[tuple[int, str], tuple[str, str]] = {}  # (seat, cell) -> (read, truth)
@@ -541,6 +542,7 @@ class Tracker:
                                                 "alternatives": dict(getattr(board, "alternatives", None) or {}),
                                                 "unseen": list(getattr(board, "unseen", None) or ()),
                                                 "reading": board}
+            self.doubled_seats = sorted(int(s) for s in (getattr(obs, "extra", None) or {}).get("doubled_seats", ()))
             if obs.pirate_boxes is not None and obs.pirate_boxes != self.seen_pirate_boxes:
                 self.seen_pirate_boxes = int(obs.pirate_boxes)
                 changed = True
@@ -875,6 +877,10 @@ class Tracker:
             if mismatch:
                 warnings.append(f"{self.names[p]}'s board reads differently from the game at "
                                 f"{', '.join(mismatch)} (misread? correct the cell if the game is wrong).")
+        for seat in self.doubled_seats:
+            whose = f", {self.names[self.seats.index(seat)]}'s seat" if seat in self.seats else ""
+            warnings.append(f"Two boards carry the stickers of seat {seat} (markers {4 * seat}-{4 * seat + 3}{whose}), "
+                            "so the camera reads neither: give each board its own seat's stickers.")
         expected = int(self._state_json().get("pirate_boxes", 0))
         if self.seen_pirate_boxes is not None and self.seen_pirate_boxes != expected and self.pending is None:
             warnings.append(f"The pirate track shows {self.seen_pirate_boxes} marked boxes; the game counts {expected}.")

@@ -94,6 +94,9 @@ def cmd_scan(args: argparse.Namespace) -> int:
             continue
         reader.reset()  # separate photos: never reuse the previous one's reading
         observation = reader.read(image)
+        for seat in observation.extra.get("doubled_seats", ()):
+            print(f"companion scan: {name}: two boards carry the stickers of seat {seat} (markers {4 * seat}-"
+                  f"{4 * seat + 3}); neither is read", file=sys.stderr, flush=True)
         print(json.dumps(observation.to_json(image=name)), flush=True)
     return 2 if failed else 0
 

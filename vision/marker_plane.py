@@ -7,7 +7,7 @@ plane, so a die lying on one marker or a finger over another does not lose the t
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 
 import cv2
@@ -137,6 +137,23 @@ def _settle_twins(found: dict[int, np.ndarray], seen: dict[int, list[np.ndarray]
         found[m] = min(candidates, key=lambda quad: float(np.linalg.norm(quad - expected, axis=1).mean()))
 
 
+# Two quads of one id whose middles lie this many of their sides apart are two stickers, not a sticker and a
+# re-detection of its own edge: two boards' same tower stickers lie at least a board's width less a cell apart.
+_APART_SIDES = 3.0
+
+
+def doubled_ids(seen: Mapping[int, list[np.ndarray]]) -> set[int]:
+    """The ids seen at two places at once (``_APART_SIDES``): the same sticker printed twice, or a drawing
+    that decodes as one."""
+    doubled = set()
+    for marker_id, quads in seen.items():
+        middles = [q.mean(axis=0) for q in quads]
+        side = max(marker_side(q) for q in quads)
+        if any(np.linalg.norm(a - b) > _APART_SIDES * side for k, a in enumerate(middles) for b in middles[k + 1:]):
+            doubled.add(marker_id)
+    return doubled
+
+
 def marker_side(quad: np.ndarray) -> float:
     """A marker's mean side in pixels, from its four corners."""
     sides = quad - quad[[3, 0, 1, 2]]  # each corner less the one before it
@@ -192,7 +209,8 @@ def _drop_misfits(found: dict[int, np.ndarray], layout: PlaneLayout) -> None:
 _FINE_LOOK_BELOW = 3
 
 
-def detect_markers(frame: np.ndarray, layouts: Sequence[PlaneLayout] = ()) -> dict[int, np.ndarray]:
+def detect_markers(frame: np.ndarray, layouts: Sequence[PlaneLayout] = (), *,
+                   doubled: set[int] | None = None) -> dict[int, np.ndarray]:
     """Marker id -> its 4 corners (TL, TR, BR, BL of the printed marker) in frame pixels, float32 (4, 2).
 
     Glare, a shadow or plain distance (a marker 15 px a side has modules of 2-3 px) can hide a marker
@@ -205,9 +223,12 @@ def detect_markers(frame: np.ndarray, layouts: Sequence[PlaneLayout] = ()) -> di
     A plane of ``fine_look`` that shows one or two still gets a last, wide look (``make_wide_detector``). A soft frame
     (out of focus, ``_soft``) also gets a look at itself scaled up and sharpened (``_closer_look``), whose markers fill
     in what every other look missed.
+    ``doubled``, when given, gets the ids the whole-frame look saw at two places at once (``doubled_ids``).
     """
     gray = frame if frame.ndim == 2 else cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
     seen = _detect_all(gray)
+    if doubled is not None:
+        doubled.update(doubled_ids(seen))
     # Out of focus (a webcam's fixed lens, a camera knocked), the stickers' modules run together: a look at the frame
     # scaled up and sharpened (``_closer_look``) finds what the looks below miss, and places what they leave short.
     closer = _closer_look(gray) if layouts and _soft(gray, seen) else {}

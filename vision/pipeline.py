@@ -21,7 +21,7 @@ import cv2
 import numpy as np
 
 from companion.layout import ALL_CELLS, SIZE
-from vision.board.locate import BOARD_LAYOUTS, StickerPlaces, cells_out_of_view, cells_under
+from vision.board.locate import BOARD_LAYOUTS, StickerPlaces, cells_out_of_view, cells_under, doubled_seats
 from vision.cells.cnn import single_threaded_blas
 from vision.cells.reader import DRAWABLE_INDEX
 from vision.dice.geometry import TRAY_LAYOUT
@@ -82,6 +82,7 @@ class _KeptMarkers(NamedTuple):
     markers: dict[int, np.ndarray]
     quiet: np.ndarray
     frame_shape: tuple[int, ...]
+    doubled_seats: list[int]  # seats whose stickers were on two boards (``doubled_seats``)
 
 
 class TableReader:
@@ -214,28 +215,34 @@ class TableReader:
                 self._changed_pixels(seen.small, small, _UNCHANGED_LEVEL) & ~seen.quiet).any():
             # Nothing moved but drawings on the boards, dice in the tray, the track's boxes: the kit's
             # markers are where they were (and the whole-frame look for them is a third of a move's frame).
-            markers = seen.markers
+            markers, doubled = seen.markers, seen.doubled_seats
             self.markers_reused += 1
         else:
-            markers, seen = detect_markers(gray, KIT_LAYOUTS), None
+            twice: set[int] = set()
+            markers, seen = detect_markers(gray, KIT_LAYOUTS, doubled=twice), None
+            doubled = doubled_seats(twice)
         # The tray and its dice are read on the pool from here on, beside the boards' placing and their cells
         # (``_start_tray``); no tray is still being read once this frame's read is over, whatever happened.
         tray = self._start_tray(frame, small, gray, scale, markers, kept_markers=seen is not None)
         try:
-            return self._read_boards_and_track(frame, small, previous, gray, detail, scale, markers, seen, tray)
+            return self._read_boards_and_track(frame, small, previous, gray, detail, scale, markers, seen, tray,
+                                               doubled)
         finally:
             futures_wait([tray])
 
     def _read_boards_and_track(
         self, frame: np.ndarray, small: np.ndarray, previous: np.ndarray | None, gray: np.ndarray, detail: Detail,
         scale: tuple[float, float], markers: dict[int, np.ndarray], seen: _KeptMarkers | None,
-        tray: Future[tuple[LocatedPlane | None, tuple[DieReading, ...] | None]],
+        tray: Future[tuple[LocatedPlane | None, tuple[DieReading, ...] | None]], doubled: list[int],
     ) -> Observation:
-        """``read_full`` once the markers are known and the tray is being read (``tray``)."""
+        """``read_full`` once the markers are known and the tray is being read (``tray``); ``doubled``: the seats
+        whose stickers are on two boards, neither of which is read (which player's is which, the camera cannot
+        tell)."""
         from vision.board import find_single_board
 
         # Boards are rectified from the grey frame: the cell reader reads grey ink, and a third of the warp.
-        located = self._stickers.locate(gray, markers) if any(m < 20 for m in markers) else []
+        board_markers = {m: q for m, q in markers.items() if m // 4 not in doubled} if doubled else markers
+        located = self._stickers.locate(gray, board_markers) if any(m < 20 for m in board_markers) else []
         if not markers:
             # No kit markers at all: a photo of one board on its own (seat 0).
             single = find_single_board(frame)
@@ -321,11 +328,13 @@ class TableReader:
                 occluders, _plane_outline(track_plane) * scale
             )
         extra["markers"] = sorted(markers)
+        if doubled:
+            extra["doubled_seats"] = list(doubled)
         if seen is None:
             planes = [np.asarray(b.corners, np.float64) for b in boards if b is not None]
             planes += [_plane_outline(p) for p in (tray_plane, track_plane) if p is not None]
             self._markers_cache = _KeptMarkers(small, markers, _quiet_zone(small.shape, frame.shape, planes, markers),
-                                               frame.shape)
+                                               frame.shape, doubled)
         return Observation(boards=tuple(b for b in boards if b is not None), dice=dice, pirate_boxes=pirate_boxes,
                            extra=extra)
 

@@ -48,10 +48,11 @@ def frame_sharpness(frame: np.ndarray, width: int = 480) -> float:
 
 
 def signature(obs: Observation) -> Signature:
-    """What counts as "the same observation": cities by seat, dice faces as a multiset, pirate boxes."""
+    """What counts as "the same observation": cities by seat, dice faces as a multiset, pirate boxes, and the
+    seats whose stickers are on two boards (the table is told when that begins and ends)."""
     boards = tuple(sorted((b.seat, b.city) for b in obs.boards))
     dice = None if obs.dice is None else tuple(sorted(d.face for d in obs.dice))
-    return (boards, dice, obs.pirate_boxes)
+    return (boards, dice, obs.pirate_boxes, tuple(obs.extra.get("doubled_seats", ())))
 
 
 class StabilityFilter:
