@@ -10,7 +10,8 @@ and runs requests on a fixed pool of threads; on top of it:
   ``IDLE_TIMEOUT``;
 - live pages (server-sent events) each hold a worker thread, so they are capped in all and per address,
   and each stream ends after ``LIVE_STREAM_SECONDS`` (the browser reconnects by itself): a flood of
-  ``/events`` can never take the threads that serve the pages and the changes.
+  ``/events`` can never take the threads that serve the pages and the changes;
+- a connection's output buffer is let go every ``OUTPUT_BUFFER_BYTES``: a live page never holds all it was sent.
 """
 
 from __future__ import annotations
@@ -31,6 +32,13 @@ CONNECTIONS = 200
 PER_ADDRESS_CONNECTIONS = 24   # a browser opens about six at once
 HEADER_TIMEOUT = 10.0
 IDLE_TIMEOUT = 30.0
+# Waitress keeps every byte a connection has sent in its in-memory output buffer until the buffer has taken this
+# many (its ``outbuf_high_watermark``, 16 MB by default), then starts a new one (waitress issue 265): a live page's
+# stream of 50 KB dashboards held up to 16 MB, and twenty open pages grew `companion serve --demo` by 3.5 MB a second
+# to 512 MB in 90 s (338 MB with no page open). With 256 KB a page holds at most that and one dashboard more. The
+# watermark is also where a response waits for a slow reader, which a large download (the store's export) still does
+# in 256 KB steps.
+OUTPUT_BUFFER_BYTES = 256 * 1024
 
 Environ = dict[str, Any]
 StartResponse = Callable[..., Any]
@@ -143,6 +151,6 @@ def make_table_server(app: WSGIApp, host: str, port: int, *, threads: int = THRE
                          channel_timeout=IDLE_TIMEOUT, cleanup_interval=1, send_bytes=1,
                          asyncore_use_poll=True, ident="companion", clear_untrusted_proxy_headers=True,
                          max_request_header_size=16 * 1024, max_request_body_size=1024 * 1024,
-                         expose_tracebacks=False)
+                         outbuf_high_watermark=OUTPUT_BUFFER_BYTES, expose_tracebacks=False)
     server.live_limit = limited
     return server
