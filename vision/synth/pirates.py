@@ -74,8 +74,14 @@ def render_track(players: int, marked: int, rng: np.random.Generator, px_per_mm:
         text = np.zeros((h, w), np.uint8)
         cv2.putText(text, str(strength), (int(BLOCK_X_MM * 0.2 * px_per_mm), int(y)), cv2.FONT_HERSHEY_SIMPLEX,
                     0.09 * px_per_mm, 255, max(1, int(px_per_mm * 0.3)), cv2.LINE_AA)
-        ink = text.astype(np.float32)[:, :, None] / 255.0
-        canvas[:] = canvas * (1 - ink) + np.array(printed, np.float32) * ink
+        # Mixed in over the label's rows only: elsewhere the mix leaves the canvas as it is, and a whole canvas of
+        # temporaries for each label was the track's peak.
+        rows = np.flatnonzero(text.any(axis=1))
+        if rows.size == 0:
+            continue
+        band = slice(int(rows[0]), int(rows[-1]) + 1)
+        ink = text[band].astype(np.float32)[:, :, None] / 255.0
+        canvas[band] = canvas[band] * (1 - ink) + np.array(printed, np.float32) * ink
     used = 2 * players
     for r in range(ROWS):
         for c in range(COLUMNS):

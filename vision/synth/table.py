@@ -244,7 +244,11 @@ def _table_background(rng: np.random.Generator) -> np.ndarray:
     w, h = FRAME_SIZE
     base = np.array(rng.choice([(60, 90, 130), (40, 60, 80), (90, 110, 120), (70, 70, 70), (50, 100, 60)]), np.float32)
     grain = cv2.resize(rng.normal(0, 1, (h // 8 + 1, w // 64 + 1)).astype(np.float32), (w, h), interpolation=cv2.INTER_CUBIC)
-    return base[None, None, :] + (10 * grain)[:, :, None]
+    grain *= 10
+    frame = np.empty((h, w, 3), np.float32)
+    frame[:] = base
+    frame += grain[:, :, None]  # (in place: the same sums as ``base + 10 * grain``, two frames less at the peak)
+    return frame
 
 
 def _lighting(rng: np.random.Generator) -> tuple[np.ndarray, dict[str, object]]:
@@ -253,16 +257,26 @@ def _lighting(rng: np.random.Generator) -> tuple[np.ndarray, dict[str, object]]:
     # on the Pi beside the reader).
     yy, xx = np.arange(h, dtype=np.float32)[:, None], np.arange(w, dtype=np.float32)[None, :]
     gx, gy = rng.uniform(-0.2, 0.2, 2)
-    gain = 1.0 + gx * (xx / w - 0.5) + gy * (yy / h - 0.5)
-    gain *= rng.uniform(0.85, 1.1)
+    scale = rng.uniform(0.85, 1.1)
     info: dict[str, object] = {"shadow": False, "glare": False}
+    shadow, depth = None, 0.0
     if rng.random() < 0.4:  # a soft partial shadow (a lamp arm, a box)
         poly = (rng.uniform(0, 1, (4, 2)) * [w, h]).astype(np.int32)
-        shadow = np.zeros((h // 4, w // 4), np.float32)
-        cv2.fillConvexPoly(shadow, cv2.convexHull(poly // 4), 1.0)
-        shadow = cv2.resize(cv2.GaussianBlur(shadow, (0, 0), 8), (w, h))
-        gain *= 1 - rng.uniform(0.15, 0.35) * shadow
+        small = np.zeros((h // 4, w // 4), np.float32)
+        cv2.fillConvexPoly(small, cv2.convexHull(poly // 4), 1.0)
+        shadow = cv2.resize(cv2.GaussianBlur(small, (0, 0), 8), (w, h))
+        depth = rng.uniform(0.15, 0.35)
         info["shadow"] = True
+    # The gain is worked out in double precision a band of rows at a time, then kept in single: the same numbers as
+    # the whole (H, W) grid in double, without it.
+    gain = np.empty((h, w), np.float32)
+    for top in range(0, h, 120):
+        rows = slice(top, top + 120)
+        band = 1.0 + gx * (xx / w - 0.5) + gy * (yy[rows] / h - 0.5)
+        band *= scale
+        if shadow is not None:
+            band *= 1 - depth * shadow[rows]
+        gain[rows] = band
     glare = np.zeros((h, w), np.float32)
     if rng.random() < 0.3:  # a lamp's reflection
         cx, cy = rng.uniform(0, w), rng.uniform(0, h)
@@ -274,7 +288,7 @@ def _lighting(rng: np.random.Generator) -> tuple[np.ndarray, dict[str, object]]:
         glare *= rng.uniform(40, 90)
         info["glare"] = True
     info["glare_map"] = glare
-    return gain.astype(np.float32), info
+    return gain, info
 
 
 @functools.lru_cache(maxsize=3)
