@@ -361,3 +361,22 @@ def test_a_board_out_of_the_cameras_view_is_told_on_the_open_page_without_a_relo
     server.tracker.observe(seen(()))
     page.locator("p.warning", has_text="cannot see").wait_for(state="detached")
     assert not_reloaded(page)
+
+
+def test_two_boards_with_one_seats_stickers_are_told_on_the_open_page_without_a_reload(browser, server):
+    server.service.new_game(["Anke", "Ben"])
+    page = open_live(browser, server)
+    start = tuple(empty_city())
+
+    def seen(doubled: list[int]) -> Observation:
+        boards = tuple(BoardReading(s, start, SURE) for s in (0, 1) if s not in doubled)
+        return Observation(boards=boards, extra={"doubled_seats": doubled} if doubled else {})
+
+    server.tracker.observe(seen([]))
+    # A second board with Ben's stickers comes onto the table: neither is read, and the open page says why.
+    server.tracker.observe(seen([1]))
+    page.locator("p.warning", has_text="Two boards carry the stickers of seat 1 (markers 4-7, Ben's seat)").wait_for()
+    shoot(page, "seat-on-two-boards")
+    server.tracker.observe(seen([]))
+    page.locator("p.warning", has_text="Two boards carry").wait_for(state="detached")
+    assert not_reloaded(page)
