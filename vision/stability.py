@@ -5,7 +5,8 @@ hand (the reader reports big changes over a board, the tray or the track) or out
 hidden) keeps its last committed value. The cleaned observation is committed only when it differs
 from the last commit and has stayed exactly the same for ``hold_frames`` consecutive frames and at
 least ``hold_seconds``; a reading with doubtful parts (a die read with low confidence, a board
-suddenly much less sure of its cells, an unclear track) must hold ``doubt_factor`` times longer. Any
+suddenly much less sure of its cells, an unclear track) must hold ``doubt_factor`` times longer, and a board
+that reads more cells changed than any move draws (a hand left resting on it) ``LEAP_SECONDS``. Any
 distrusted frame restarts the count. A drawn cell read in doubt as another symbol, while its committed
 symbol is still one of its likely readings, keeps the committed symbol (``steady_board``). Each board's
 per-cell ``alternatives`` (the readings' probabilities the tracker weighs against the rules) are not
@@ -34,6 +35,15 @@ from vision.observation import DOUBTFUL_DIE_BELOW, BoardReading, DieReading, Obs
 # doubtful, must reach the tracker.
 KEEP_COMMITTED_SYMBOL_AT_LEAST = 0.1
 _BLANK = frozenset(".#")
+# A board read with more of its cells changed since its last commit than any move draws (five symbols, an erasure
+# or two beside them) is not a move: a hand or an arm resting on it. The reader takes a hand for what it is while
+# the hand is new (``occluded_seats``), but a hand left still for a second becomes the view it compares against, and
+# the board is read with the hand on it: five generated tables with a hand resting on a board for 20 frames, then
+# moving a little, committed 7-25 cells wrong. Such a reading must hold still ``LEAP_SECONDS`` before it is
+# committed; a hand that moves restarts the count, one taken away ends it. A new game's boards wiped clean, or a
+# board swapped, wait that long once.
+LEAP_CELLS = 8
+LEAP_SECONDS = 10.0
 
 Signature = tuple[object, ...]
 
@@ -75,6 +85,7 @@ class StabilityFilter:
         min_track_confidence: float = 0.3,
         blur_ratio: float = 0.45,
         min_sharpness: float = 15.0,
+        leap_seconds: float = LEAP_SECONDS,
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
         self.hold_frames = max(1, hold_frames)
@@ -86,6 +97,9 @@ class StabilityFilter:
         self.min_track_confidence = min_track_confidence
         self.blur_ratio = blur_ratio
         self.min_sharpness = min_sharpness
+        self.leap_seconds = leap_seconds
+        self._leap = False
+        self._before_leap: Observation | None = None  # the commit that a leap's commit replaced
         self.clock = clock
         self.committed: Observation | None = None
         self._candidate: Signature | None = None
@@ -113,6 +127,31 @@ class StabilityFilter:
         before = len(previous.uncertain) if previous is not None else 0
         return len(board.uncertain) > before + self.max_uncertain_cells
 
+    def _leaps(self, cleaned: Observation) -> bool:
+        """Whether a board of ``cleaned`` reads more cells otherwise than at the last commit than a move draws
+        (``LEAP_CELLS``; the cells it does not see left out), and not back to what it read before the last leap
+        (the hand that stayed long enough taken away)."""
+        if self.committed is None:
+            return False
+        for board in cleaned.boards:
+            if _cells_apart(board, self.committed.board(board.seat)) > LEAP_CELLS and (
+                    self._before_leap is None or _cells_apart(board, self._before_leap.board(board.seat)) > LEAP_CELLS):
+                return True
+        return False
+
+    def _back_from_leap(self, board: BoardReading) -> bool:
+        """Whether ``board`` reads as it did before the last leap's commit (within ``LEAP_CELLS``) and nearer that
+        than the commit: the hand that rested long enough to be committed is gone. The reader still reports the
+        board covered (the view it compares against has the hand in it, and an unchanged view keeps that report),
+        but what shows is the board as it was."""
+        if self._before_leap is None or self.committed is None:
+            return False
+        before = self._before_leap.board(board.seat)
+        if before is None:
+            return False
+        back = _cells_apart(board, before)
+        return back <= LEAP_CELLS and back < _cells_apart(board, self.committed.board(board.seat))
+
     def clean(self, obs: Observation) -> tuple[Observation, bool] | None:
         """(the observation with covered or missing parts replaced by the last commit, whether any
         part read is doubtful); None to distrust the whole frame."""
@@ -123,7 +162,7 @@ class StabilityFilter:
         occluded = set(obs.extra.get("occluded_seats", ()))
         boards: dict[int, BoardReading] = {b.seat: b for b in (last.boards if last else ())}
         for board in obs.boards:
-            if board.seat in occluded:
+            if board.seat in occluded and not self._back_from_leap(board):
                 if board.seat not in boards:
                     return None  # under a hand and nothing to fall back on: wait for a clean view
                 continue
@@ -166,6 +205,7 @@ class StabilityFilter:
             self._candidate_since = now
             self._held = 1
             self._doubtful = doubtful
+            self._leap = self._leaps(cleaned)
         else:
             self._held += 1
             self._doubtful |= doubtful
@@ -174,10 +214,22 @@ class StabilityFilter:
         # A reading with doubtful parts (a low-confidence die, a board suddenly full of doubtful
         # cells) must hold several times longer: a die in the air or a passing shadow never does.
         needed = self.hold_frames * (self.doubt_factor if self._doubtful else 1)
-        if self._held >= needed and now - self._candidate_since >= self.hold_seconds:
+        seconds = max(self.hold_seconds, self.leap_seconds if self._leap else 0.0)
+        if self._held >= needed and now - self._candidate_since >= seconds:
+            # Only the commit right after a leap may be the way back from it.
+            self._before_leap = self.committed if self._leap else None
             self.committed = cleaned
             return cleaned
         return None
+
+
+def _cells_apart(board: BoardReading, other: BoardReading | None) -> int:
+    """How many cells that ``board`` sees it reads otherwise than ``other`` (0 when there is no ``other``)."""
+    if other is None or other.city == board.city:
+        return 0
+    unseen = {ALL_CELLS.index(name) for name in board.unseen}
+    return sum(a != b for i, (a, b) in enumerate(zip("".join(board.city), "".join(other.city), strict=True))
+               if i not in unseen)
 
 
 def steady_board(board: BoardReading, committed: BoardReading | None) -> BoardReading:
