@@ -185,12 +185,18 @@ class TableReader:
             moved = int(self._changed_pixels(small, self._last_small, _UNCHANGED_LEVEL).sum())
             if moved <= _UNCHANGED_PIXELS:
                 self._static_frames += 1
-                if self._static_frames >= _STATIC_FRAMES_FOR_REFERENCE:
+                still = self._static_frames >= _STATIC_FRAMES_FOR_REFERENCE
+                if still:
                     self._reference = small
                 if self._last_obs is not None:
                     self.fast_hits += 1
                     # Nothing moved since the last frame: whatever was moving in the tray is at rest.
                     extra = {**self._last_obs.extra, "dice_moving": False}
+                    if still:
+                        # The view the last read took hands against is now this one: what it took for a hand is
+                        # what lies there, as a read now would say. Kept, the report held a board as covered for as
+                        # long as nothing moved after a hand had rested on it and been lifted (bench_mishaps).
+                        extra.update(occluded_seats=[], dice_occluded=False, pirates_occluded=False)
                     return dataclasses.replace(self._last_obs, timestamp=now, frame_index=index, extra=extra)
             else:
                 self._static_frames = 0

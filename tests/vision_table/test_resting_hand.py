@@ -98,3 +98,21 @@ def test_a_real_hand_resting_on_a_board_waits_and_goes():
     show(clean, 30)  # the hand taken away
     assert len(commits) == 1 and all(commits[0][1].board(b.seat).city == b.city for b in truth.boards)
     assert now[0] - start < LEAP_SECONDS
+
+
+def test_a_board_is_not_reported_covered_once_the_lifted_hands_view_has_held_still():
+    """The hand rests until the reader takes its view as the one to compare against; lifted, the board differs from
+    that view and is reported covered, but once the view without the hand has held still it is not, though no frame
+    changed since (the report was kept for as long as nothing moved)."""
+    rng = np.random.default_rng(104)
+    spec = TableSpec.random(rng, n_boards=3, camera_cm=75)
+    clean, _ = render_table(spec, rng)
+    handed, _ = render_table(dataclasses.replace(spec, hand=True), rng)
+    reader = TableReader()
+    for _ in range(10):
+        reader.read(clean)
+    covered = [reader.read(handed).extra.get("occluded_seats") for _ in range(20)]
+    assert covered[0], "a new hand over a board is reported"
+    lifted = [reader.read(clean).extra.get("occluded_seats") for _ in range(15)]
+    assert lifted[0] == covered[0], "just lifted, the board differs from the view with the hand"
+    assert lifted[-1] == []

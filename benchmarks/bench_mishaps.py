@@ -1,0 +1,140 @@
+"""What goes wrong at a real table that no drawing is to blame for: ``.venv/bin/python benchmarks/bench_mishaps.py
+[--tables 30] [--seed 6060]``.
+
+Two mishaps, each on generated tables (3 boards, the camera 75 cm up, the generator's first hands), read by the
+whole pipeline and its stability filter at 10 frames a second (a clock of its own, so the figures do not depend on
+this machine's speed):
+
+- **Two boards with one seat's stickers** (a kit sheet printed twice): how many tables report a board for that
+  seat at all, and how many a board that is neither of the two (both boards' stickers put together). A board read
+  for the seat is wrong for one of the two players in any case, since the camera cannot tell whose it is.
+- **A hand left resting on a board**: after 2 s of the table alone, a hand over one board for 2 s, stirring a
+  little, then still for 4 s more, then lifted. Counted against what was committed before the hand: the tables where
+  a board's reading with the hand on it was committed (what the tracker would take for drawings: a dispute, a
+  question, or a move), the cells changed in such a commit, and the tables whose boards were committed as before
+  within 3 s of the hand lifted.
+
+How the test data differs from the training data: the cell networks never saw a hand or a second board's stickers;
+the hand is the generator's own (``render_table``'s ``hand``), drawn over a board at a random place, so these figures
+say what the pipeline does with it, not how well any network reads under a hand.
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import sys
+from pathlib import Path
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from vision.observation import Observation  # noqa: E402
+from vision.pipeline import TableReader  # noqa: E402
+from vision.stability import StabilityFilter  # noqa: E402
+from vision.synth.table import TableSpec, render_table  # noqa: E402
+
+FPS = 10
+
+
+def _cells_wrong(city: tuple[str, ...], truth: tuple[str, ...]) -> int:
+    return sum(a != b for a, b in zip("".join(city), "".join(truth), strict=True))
+
+
+def doubled_stickers(tables: int, seed: int) -> dict[str, int]:
+    counts = dict.fromkeys(("tables", "seat read", "neither board"), 0)
+    for k in range(tables):
+        rng = np.random.default_rng([seed, k])
+        spec = dataclasses.replace(TableSpec.random(rng, n_boards=3, camera_cm=75), seats=(0, 1, 1))
+        try:
+            frame, truth = render_table(spec, rng)
+        except RuntimeError:
+            continue  # no room on the table for the boards
+        obs = TableReader(language="en").read(frame)
+        counts["tables"] += 1
+        board = obs.board(1)
+        if board is not None:
+            counts["seat read"] += 1
+            counts["neither board"] += min(_cells_wrong(board.city, t.city) for t in truth.boards if t.seat == 1) > 0
+    return counts
+
+
+class _Camera:
+    """Frames through the reader and the stability filter at ``FPS``, on a clock of its own."""
+
+    def __init__(self) -> None:
+        self.now = 0.0
+        self.reader = TableReader(language="en")
+        self.filter = StabilityFilter(hold_frames=3, clock=lambda: self.now)
+        self.commits: list[tuple[str, Observation]] = []
+
+    def show(self, frame: np.ndarray, seconds: float, phase: str) -> None:
+        for _ in range(max(1, round(seconds * FPS))):
+            self.now += 1 / FPS
+            committed = self.filter.push(self.reader.read(frame))
+            if committed is not None:
+                self.commits.append((phase, committed))
+
+
+def _apart(a: Observation, b: Observation) -> int:
+    """Cells read otherwise, over the boards of ``b``."""
+    return sum(_cells_wrong(a.board(x.seat).city, x.city) if a.board(x.seat) is not None else 49 for x in b.boards)
+
+
+def resting_hands(tables: int, seed: int) -> dict[str, int]:
+    import cv2
+
+    counts = dict.fromkeys(("tables", "hand committed", "cells changed", "back within 3 s"), 0)
+    for k in range(tables):
+        rng = np.random.default_rng([seed, k])
+        spec = TableSpec.random(rng, n_boards=3, camera_cm=75)
+        try:
+            clean, _truth = render_table(spec, rng)
+            handed, _ = render_table(dataclasses.replace(spec, hand=True), rng)
+        except RuntimeError:
+            continue
+        ys, xs = np.nonzero(cv2.absdiff(clean, handed).max(axis=2) > 40)
+        if len(ys) == 0:
+            continue
+        cy, cx = int(np.median(ys)), int(np.median(xs))
+        stirred = handed.copy()  # the hand moves a little: a patch of it lighter
+        patch = stirred[max(cy - 20, 0):cy + 20, max(cx - 20, 0):cx + 20]
+        patch[:] = np.clip(patch.astype(int) + 30, 0, 255)
+        camera = _Camera()
+        camera.show(clean, 3.0, "before")
+        before = camera.filter.committed
+        if before is None:
+            continue
+        counts["tables"] += 1
+        camera.show(handed, 2.0, "hand")
+        camera.show(stirred, 0.1, "hand")
+        camera.show(handed, 4.0, "hand")
+        changed = [_apart(c, before) for phase, c in camera.commits if phase == "hand"]
+        counts["hand committed"] += any(changed)
+        counts["cells changed"] += max(changed, default=0)
+        camera.show(clean, 3.0, "after")
+        counts["back within 3 s"] += _apart(camera.filter.committed, before) == 0
+    return counts
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--tables", type=int, default=30)
+    parser.add_argument("--seed", type=int, default=6060)
+    args = parser.parse_args()
+    if args.tables < 1:
+        print("bench_mishaps: --tables must be at least 1", file=sys.stderr)
+        return 2
+    doubled = doubled_stickers(args.tables, args.seed)
+    print(f"two boards with seat 1's stickers ({doubled['tables']} tables): a board reported for seat 1 "
+          f"{doubled['seat read']}, of them neither of the two boards {doubled['neither board']}")
+    hands = resting_hands(args.tables, args.seed + 1)
+    print(f"a hand resting on a board ({hands['tables']} tables): a reading with the hand committed {hands['hand committed']} "
+          f"(cells changed in each table's worst such commit, summed: {hands['cells changed']}); every board as before "
+          f"the hand within 3 s of it lifted {hands['back within 3 s']}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
