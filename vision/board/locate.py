@@ -135,10 +135,10 @@ BOARD_LAYOUTS: tuple[PlaneLayout, ...] = tuple(_board_layout(seat) for seat in r
 
 def doubled_seats(doubled: set[int]) -> list[int]:
     """The seats whose stickers are on two boards at once: two or more of a seat's ids each seen at two places
-    (``marker_plane.doubled_ids``). Such a board was put together from both boards' stickers, or was the other
-    player's board (8 generated tables of two boards stuck with one seat's stickers: 2 of the 8 read 23-37 cells
-    wrong, the others one board or the other, which the seat cannot tell). One id seen twice is a drawing that
-    decodes as a sticker, which ``marker_plane`` settles."""
+    (``marker_plane.doubled_ids``). Read, such a board was put together from both boards' stickers or was one of
+    the two, which the seat cannot tell (``bench_mishaps.py``: 30 generated tables, a board reported for the seat at
+    every one, 13 of them neither of the two). One id seen twice is a drawing that decodes as a sticker, which
+    ``marker_plane`` settles."""
     return sorted(seat for seat in range(SEAT_COUNT)
                   if sum(4 * seat + k in doubled for k in range(len(TOWER_ORDER))) >= 2)
 
