@@ -63,6 +63,11 @@ def draw_overlay(frame: np.ndarray, obs: Any) -> np.ndarray:
         cv2.circle(image, (int(x), int(y)), 26, colour, 2, cv2.LINE_AA)
         cv2.putText(image, label, (int(x) - 24, int(y) - 30), cv2.FONT_HERSHEY_SIMPLEX, 0.55, colour, 2,
                     cv2.LINE_AA)
+    # Seats whose stickers are on two boards: neither board is read, so neither has an outline to show why.
+    extra = getattr(obs, "extra", None) or {}
+    for k, seat in enumerate(extra.get("doubled_seats", ())):
+        cv2.putText(image, f"seat {seat}: its stickers on two boards, neither read", (10, 30 + 30 * k),
+                    cv2.FONT_HERSHEY_SIMPLEX, 0.8, UNSURE, 2, cv2.LINE_AA)
     pirates = getattr(obs, "pirate_boxes", None)
     if pirates is not None:
         cv2.putText(image, f"pirate boxes: {pirates}", (10, image.shape[0] - 12), cv2.FONT_HERSHEY_SIMPLEX, 0.8,

@@ -68,3 +68,18 @@ def test_scan_says_which_seat_it_did_not_read(doubled_table, tmp_path, capsys):
     line = json.loads(out)
     assert [b["seat"] for b in line["boards"]] == [0]
     assert f"companion scan: {path}: two boards carry the stickers of seat 1 (markers 4-7); neither is read" in err
+
+
+def test_the_camera_view_says_which_seat_is_on_two_boards(doubled_table):
+    from web.camera_view import UNSURE, draw_overlay
+
+    frame, _truth = doubled_table
+    obs = TableReader().read(frame)
+    drawn = draw_overlay(frame, obs)
+    plain = draw_overlay(frame, dataclasses.replace(obs, extra={}))
+    # The line in the top left corner, in the doubtful colour; nothing else differs.
+    differs = np.any(drawn != plain, axis=2)
+    ys, xs = np.nonzero(differs)
+    assert ys.size and ys.max() < 45 and xs.min() < 20
+    near = np.abs(drawn[differs].astype(int) - np.array(UNSURE)).max(axis=1) < 40
+    assert near.mean() > 0.5, "the line is drawn in the doubtful colour"
