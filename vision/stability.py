@@ -225,10 +225,11 @@ class StabilityFilter:
 
 
 def _cells_apart(board: BoardReading, other: BoardReading | None) -> int:
-    """How many cells that ``board`` sees it reads otherwise than ``other`` (0 when there is no ``other``)."""
+    """How many cells that both ``board`` and ``other`` see they read otherwise (0 when there is no ``other``): a
+    board coming back into view shows again what was out of it, which is no move."""
     if other is None or other.city == board.city:
         return 0
-    unseen = {ALL_CELLS.index(name) for name in board.unseen}
+    unseen = {ALL_CELLS.index(name) for name in (*board.unseen, *other.unseen)}
     return sum(a != b for i, (a, b) in enumerate(zip("".join(board.city), "".join(other.city), strict=True))
                if i not in unseen)
 

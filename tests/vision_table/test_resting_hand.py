@@ -116,3 +116,21 @@ def test_a_board_is_not_reported_covered_once_the_lifted_hands_view_has_held_sti
     lifted = [reader.read(clean).extra.get("occluded_seats") for _ in range(15)]
     assert lifted[0] == covered[0], "just lifted, the board differs from the view with the hand"
     assert lifted[-1] == []
+
+
+def test_a_board_coming_back_into_view_is_no_leap():
+    """Half of a full board slides out of view and comes back: what reappears was drawn all along."""
+    full = ("#WWWWW#", "WGGGGGW", "WGGGGGW", "WGGGGGW", "W.....W", "W.....W", "#WWWWW#")
+    half = tuple(f"{col}{row}" for col in "EFG" for row in range(1, 8) if f"{col}{row}" not in ("G1", "G7"))
+    now = [0.0]
+    filt = StabilityFilter(hold_frames=3, clock=lambda: now[0])
+
+    def seen_board(unseen: tuple[str, ...]) -> Observation:
+        board = BoardReading(0, full, CONF).with_unseen(unseen)
+        return dataclasses.replace(seen(CITY), boards=(board, BoardReading(1, CITY, CONF)))
+
+    assert frames_to_commit(filt, now, seen_board(())) == 3
+    out = frames_to_commit(filt, now, seen_board(half))  # its unseen cells are doubtful: held longer, not a leap's wait
+    assert out is not None and out < LEAP_SECONDS * 10
+    assert sum(a != b for a, b in zip("".join(filt.committed.board(0).city), "".join(full), strict=True)) > LEAP_CELLS
+    assert frames_to_commit(filt, now, seen_board(())) == 3, "back in view, the board is taken at once"
