@@ -80,6 +80,7 @@ def _load_image(name: str) -> np.ndarray:
 
 
 def cmd_scan(args: argparse.Namespace) -> int:
+    from vision.board.locate import BOARD_LAYOUTS
     from vision.pipeline import TableReader
 
     language = check_language(getattr(args, "language", "en") or "en")
@@ -95,8 +96,9 @@ def cmd_scan(args: argparse.Namespace) -> int:
         reader.reset()  # separate photos: never reuse the previous one's reading
         observation = reader.read(image)
         for seat in observation.extra.get("doubled_seats", ()):
-            print(f"companion scan: {name}: two boards carry the stickers of seat {seat} (markers {4 * seat}-"
-                  f"{4 * seat + 3}); neither is read", file=sys.stderr, flush=True)
+            ids = sorted(BOARD_LAYOUTS[seat].marker_origins)
+            print(f"companion scan: {name}: two boards carry the stickers of seat {seat} (markers {ids[0]}-"
+                  f"{ids[-1]}); neither is read", file=sys.stderr, flush=True)
         print(json.dumps(observation.to_json(image=name)), flush=True)
     return 2 if failed else 0
 

@@ -247,7 +247,8 @@ class TableReader:
         from vision.board import find_single_board
 
         # Boards are rectified from the grey frame: the cell reader reads grey ink, and a third of the warp.
-        board_markers = {m: q for m, q in markers.items() if m // 4 not in doubled} if doubled else markers
+        unread = {m for seat in doubled for m in BOARD_LAYOUTS[seat].marker_origins}
+        board_markers = {m: q for m, q in markers.items() if m not in unread} if unread else markers
         located = self._stickers.locate(gray, board_markers) if any(m < 20 for m in board_markers) else []
         if not markers:
             # No kit markers at all: a photo of one board on its own (seat 0).

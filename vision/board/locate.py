@@ -139,8 +139,7 @@ def doubled_seats(doubled: set[int]) -> list[int]:
     the two, which the seat cannot tell (``bench_mishaps.py``: 30 generated tables, a board reported for the seat at
     every one, 13 of them neither of the two). One id seen twice is a drawing that decodes as a sticker, which
     ``marker_plane`` settles."""
-    return sorted(seat for seat in range(SEAT_COUNT)
-                  if sum(4 * seat + k in doubled for k in range(len(TOWER_ORDER))) >= 2)
+    return sorted(seat for seat, layout in enumerate(BOARD_LAYOUTS) if len(doubled & layout.marker_origins.keys()) >= 2)
 
 
 def detect_markers(frame: np.ndarray) -> dict[int, np.ndarray]:
