@@ -56,6 +56,10 @@ photo: the very same boards, read by the networks that never saw the family. Wit
 photo is processed as a camera sends it (a Pi sends no JPEG; the rest holds). With ``--new-hands`` the shipped reader
 reads the nine new hands so too, after the families.
 
+``--misread-sheet DIR`` writes each family's wrong cells to ``DIR/<family>.png``, each as the reader had it, with what
+was drawn, what was read and whether it was doubted: whether a person could read them says whether the reader or
+the picture is to blame.
+
 ``--by-font`` splits each family's figures (and the new hands') by where its letters and digits come from (a font, a
 Hershey font, the stroke font): a family's misreads are seldom spread over its hands, and which hand they come from
 says what the networks have not met (a school cursive's capitals, one font's J).
@@ -69,7 +73,7 @@ import time
 from pathlib import Path
 
 from vision.cells.dataset import REFERENCE_FRAME_CELL_PX, SENSOR_OVER_FRAME, SENSOR_PHOTO_FRAME
-from vision.cells.evaluate import Report, evaluate
+from vision.cells.evaluate import Report, evaluate, misread_sheet
 from vision.cells.reader import DRAWABLE_INDEX, CellReader
 from vision.cells.train_hands import unseen_model_path
 from vision.synth.art import art_summary
@@ -178,6 +182,19 @@ def _add(total: Report, report: Report) -> None:
         setattr(total, name, getattr(total, name) + getattr(report, name))
 
 
+def _write_sheet(folder: Path, family: str, report: Report) -> None:
+    """``--misread-sheet``: ``family``'s wrong cells in one picture (``vision.cells.evaluate.misread_sheet``)."""
+    import cv2
+
+    sheet = misread_sheet(report.misreads)
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / f"{family}.png"
+    if sheet is None:
+        path.unlink(missing_ok=True)
+        return
+    cv2.imwrite(str(path), sheet)
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--boards", type=int, default=60, help="boards per family")
@@ -198,6 +215,8 @@ def main() -> int:
                         "beside it)")
     parser.add_argument("--by-font", action="store_true",
                         help="also each family's misreads by where its letters come from (a font, Hershey, strokes)")
+    parser.add_argument("--misread-sheet", type=Path, default=None, metavar="DIR",
+                        help="write each family's misread cells, as the reader had them, to DIR/<family>.png")
     parser.add_argument("--camera-pixels", action="store_true",
                         help="letters written with the marker, pixels averaged as a camera's (see above)")
     parser.add_argument("--camera-processing", action="store_true",
@@ -241,7 +260,10 @@ def main() -> int:
         k = FAMILY_NAMES.index(family)  # a family's boards do not depend on which others are measured
         reader = _reader(unseen[family], not args.no_letters, not args.no_churches)
         report = evaluate(reader, args.boards, args.seed + k, digit_boards=args.digit_boards,
-                          languages=("en", "it", "fr"), families=(family,), walls_outer_only=True, **pictures)
+                          languages=("en", "it", "fr"), families=(family,), walls_outer_only=True,
+                          keep_misreads=args.misread_sheet is not None, **pictures)
+        if args.misread_sheet is not None:
+            _write_sheet(args.misread_sheet, family, report)
         misread, confident, perfect = _figures(report)
         worst_misread, worst_confident = max(worst_misread, misread), max(worst_confident, confident)
         digits = report.digit_right / max(report.digit_cells, 1)

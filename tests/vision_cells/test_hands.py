@@ -12,7 +12,7 @@ from companion.layout import ALL_CELLS, LAYOUT
 from vision.cells import train_hands
 from vision.cells.churches import CHURCHES
 from vision.cells.cnn import trained_on_families
-from vision.cells.evaluate import evaluate
+from vision.cells.evaluate import evaluate, misread_sheet
 from vision.cells.labels import GLYPH_CLASSES
 from vision.cells.letters import LETTERS, letters_path_for
 from vision.cells.reader import (
@@ -440,3 +440,22 @@ def test_the_misreads_are_split_by_the_hands_letters_and_add_up():
     assert sum(confident for _, _, confident in split.values()) == report.cell_errors - report.errors_flagged
     round_sources = {Hand(letter_font=str(font_path(s))).letter_source for s in family("round").letters}
     assert set(split) <= round_sources and len(split) >= 2
+
+
+def test_the_misread_sheet_shows_each_wrong_cell_as_the_reader_had_it():
+    """``bench_hands --misread-sheet``: every wrong cell is kept with its own pixels (those of the board it was read
+    from), what was drawn, what was read and whether it was doubted, and the sheet has a tile for each."""
+    reader = CellReader("en", model_path=unseen_model_path("loose"))
+    kept = evaluate(reader, 4, 4343, languages=("en",), families=("loose",), walls_outer_only=True,
+                    keep_misreads=True)
+    again = evaluate(reader, 4, 4343, languages=("en",), families=("loose",), walls_outer_only=True)
+    assert again.misreads == [], "nothing kept unless asked"
+    assert len(kept.misreads) == kept.cell_errors == again.cell_errors > 0
+    assert sum(m.doubted for m in kept.misreads) == kept.errors_flagged
+    assert all(m.truth != m.read for m in kept.misreads)
+    side = kept.misreads[0].crop.shape[0]
+    assert all(m.crop.shape[:2] == (side, side) and m.crop.std() > 3 for m in kept.misreads), "a cell, with ink in it"
+    sheet = misread_sheet(kept.misreads, columns=5, tile_px=40)
+    assert sheet.shape[1] == 5 * 40 and sheet.shape[0] % (40 + 18) == 0
+    assert sheet.shape[0] // (40 + 18) == -(-len(kept.misreads) // 5)
+    assert misread_sheet([]) is None

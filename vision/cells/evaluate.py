@@ -24,6 +24,17 @@ from vision.cells.reader import DRAWABLE_INDEX, CellReader
 from vision.synth.drawings import Hand
 
 
+@dataclass(frozen=True)
+class Misread:
+    """One cell read wrong: its picture as the reader had it, what was drawn and what was read."""
+
+    crop: np.ndarray  # the cell of the rectified board (grey or BGR)
+    truth: str
+    read: str
+    doubted: bool  # listed uncertain: the table is asked, not told
+    letter_source: str  # where the hand's letters and digits come from (``Hand.letter_source``)
+
+
 @dataclass
 class Report:
     boards: int = 0
@@ -41,6 +52,7 @@ class Report:
     per_letter_source: dict[str, list[int]] = field(default_factory=dict)
     digit_cells: int = 0
     digit_right: int = 0
+    misreads: list[Misread] = field(default_factory=list)  # kept only when ``evaluate`` is asked to
 
     def lines(self) -> list[str]:
         out = [
@@ -69,7 +81,7 @@ def evaluate(reader: CellReader, n_boards: int, seed: int, *, digit_boards: int 
              families: tuple[str, ...] | None = None, walls_outer_only: bool = False,
              camera_pixels: bool = False, camera_processing: bool = False,
              photo_frame: tuple[int, int] | None = None, sensor_over_frame: float | None = None,
-             board_detail: bool = True) -> Report:
+             board_detail: bool = True, keep_misreads: bool = False) -> Report:
     """Boards photographed at ``cell_px_range`` frame pixels a cell (default: the camera's range), drawn
     by hands of ``families`` (all if None); ``walls_outer_only``: walls only where the rules allow them, as
     on a table (else every class anywhere, which tests the picture alone); ``camera_pixels``: letters written
@@ -77,7 +89,8 @@ def evaluate(reader: CellReader, n_boards: int, seed: int, *, digit_boards: int 
     demosaiced, sharpened and JPEG-compressed (``dataset.photographed_board``); ``photo_frame``: the photos'
     size (default the dataset's); ``sensor_over_frame``: each photo is a camera's whole sensor, its board found
     in the frame the camera sends and rectified from it or, with ``board_detail``, from the photo (the pipeline's
-    ``detail``): with the same seed, the same photos either way."""
+    ``detail``): with the same seed, the same photos either way. ``keep_misreads``: the report keeps each wrong
+    cell's picture (``Report.misreads``, for ``misread_sheet``)."""
     rng = np.random.default_rng(seed)
     report = Report()
     readers = {reader.language: reader}
@@ -125,6 +138,11 @@ def evaluate(reader: CellReader, n_boards: int, seed: int, *, digit_boards: int 
                 seen[1] += 1
                 report.errors_flagged += name in uncertain
                 confident_wrong += name not in uncertain
+                if keep_misreads:
+                    side = rectified.shape[0] // SIZE
+                    report.misreads.append(Misread(
+                        rectified[row * side:(row + 1) * side, col * side:(col + 1) * side].copy(), truth, got,
+                        name in uncertain, drawn_by[0].letter_source))
             else:
                 report.right_flagged += name in uncertain
         if not with_digits:
@@ -137,6 +155,28 @@ def evaluate(reader: CellReader, n_boards: int, seed: int, *, digit_boards: int 
             source[1] += wrong
             source[2] += confident_wrong
     return report
+
+
+def misread_sheet(misreads: list[Misread], columns: int = 12, tile_px: int = 96) -> np.ndarray | None:
+    """The wrong cells side by side (BGR), each as the reader had it, enlarged without smoothing, under it what was
+    drawn > what was read, '?' when it was doubted ('!' when not) and where the hand's letters come from: what a
+    person would make of the same pixels. None when nothing was misread."""
+    import cv2
+
+    if not misreads:
+        return None
+    label_px = 18
+    tiles = []
+    for m in misreads:
+        crop = m.crop if m.crop.ndim == 3 else cv2.cvtColor(m.crop, cv2.COLOR_GRAY2BGR)
+        tile = cv2.copyMakeBorder(cv2.resize(crop, (tile_px, tile_px), interpolation=cv2.INTER_NEAREST),
+                                  0, label_px, 0, 0, cv2.BORDER_CONSTANT, value=(255, 255, 255))
+        cv2.putText(tile, f"{m.truth}>{m.read}{'?' if m.doubted else '!'} {m.letter_source.split('/')[-1][:7]}",
+                    (2, tile_px + 13), cv2.FONT_HERSHEY_SIMPLEX, 0.33, (0, 0, 200), 1, cv2.LINE_AA)
+        tiles.append(tile)
+    blank = np.full_like(tiles[0], 255)
+    tiles += [blank] * (-len(tiles) % columns)
+    return np.vstack([np.hstack(tiles[k:k + columns]) for k in range(0, len(tiles), columns)])
 
 
 def main(argv: list[str] | None = None) -> int:
