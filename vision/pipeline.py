@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 import os
+import threading
 import time
 from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
@@ -102,6 +103,7 @@ class TableReader:
         self.dice_reader = DiceReader()
         self.pirate_reader = PirateReader()
         self._cell_reader: Any = cell_reader  # anything with .read(rectified) -> (city, confidence, uncertain)
+        self._loading = threading.Lock()  # guards the cell reader's loading (``cell_reader``)
         self._last_small: np.ndarray | None = None
         self._last_obs: Observation | None = None
         self._reference: np.ndarray | None = None
@@ -124,10 +126,16 @@ class TableReader:
 
     @property
     def cell_reader(self) -> Any:
+        """The cell reader, loaded at first use, once: two threads loading it at once both read every network file,
+        and on Python 3.11 (the Pi's) NumPy's parsing of the files' headers in two threads at once can fail outright
+        ("AST constructor recursion depth mismatch", CPython gh-106905): a table's first frame with two boards
+        to read did so in ``bench_mishaps``."""
         if self._cell_reader is None:
-            from vision.cells import CellReader
+            with self._loading:
+                if self._cell_reader is None:
+                    from vision.cells import CellReader
 
-            self._cell_reader = CellReader(language=self.language, data_dir=self.data_dir)
+                    self._cell_reader = CellReader(language=self.language, data_dir=self.data_dir)
         return self._cell_reader
 
     def reset(self, *, same_table: bool = False) -> None:
@@ -353,6 +361,8 @@ class TableReader:
         board until it has collected (``single_threaded_blas``) and reads the track meanwhile (the tray is read on the
         pool too: ``_start_tray``); with one core the boards are read when collected."""
         read = self._read_one_board
+        if boards:
+            _ = self.cell_reader  # loaded here, before the boards' threads need it
         pool = self._board_pool() if boards else None
         if pool is None:
             return lambda: [read(b) for b in boards]

@@ -351,3 +351,50 @@ def test_another_table_has_its_tray_and_dice_measured_afresh_and_the_same_table_
     assert len(dice.sides_measured) == 2
     reader.reset()
     assert dice.tray_mm is None and len(dice.sides_measured) == 0
+
+
+class _SlowToLoad:
+    """Stands in for vision.cells.CellReader's class: each one made takes a while to load (as the networks do) and
+    is counted; it reads as the test's stub."""
+
+    made = 0
+
+    def __init__(self, stub, **_: object) -> None:
+        import time
+
+        time.sleep(0.3)
+        type(self).made += 1
+        self._stub = stub
+
+    def read(self, rectified, *extra):
+        return self._stub.read(rectified, *extra)
+
+
+@pytest.fixture
+def slow_to_load(monkeypatch, cell_stub):
+    import vision.cells
+    import vision.pipeline as pipeline
+
+    _SlowToLoad.made = 0
+    monkeypatch.setattr(vision.cells, "CellReader", lambda **kw: _SlowToLoad(cell_stub, **kw))
+    monkeypatch.setattr(pipeline.os, "cpu_count", lambda: 4)  # the boards' pool, whatever this machine has
+    return _SlowToLoad
+
+
+def test_the_cell_reader_is_loaded_once_for_boards_read_side_by_side(table_spec, slow_to_load):
+    """A table's first frame has its boards read on the pool, each needing the cell reader: it is loaded once,
+    before them. Loaded by each board's thread, two loads ran at once, and on Python 3.11 NumPy's parsing of the
+    network files in two threads at once can fail ("AST constructor recursion depth mismatch")."""
+    frame, _ = render_table(table_spec, np.random.default_rng(5))
+    obs = TableReader().read(frame)
+    assert len(obs.boards) == len(table_spec.cities) >= 2
+    assert slow_to_load.made == 1
+
+
+def test_threads_asking_for_the_cell_reader_at_once_get_the_one_loaded(slow_to_load):
+    from concurrent.futures import ThreadPoolExecutor
+
+    reader = TableReader()
+    with ThreadPoolExecutor(4) as pool:
+        got = list(pool.map(lambda _: reader.cell_reader, range(4)))
+    assert slow_to_load.made == 1 and all(g is got[0] for g in got)
