@@ -29,6 +29,7 @@ from vision.synth.dice import (
     tray_over_to_floor,
 )
 from vision.synth.drawings import Hand
+from vision.synth.pen import PenLook, render_pen
 from vision.synth.pirates import BOARD_MARGIN_MM, render_track_on_board, track_stickers_by_hand
 
 FRAME_SIZE = (1920, 1080)
@@ -78,6 +79,10 @@ class TableSpec:
     # about a tenth for the Camera Module 3 Wide), and every point in between as ``lens_bent_points`` says.
     # The middle keeps its scale: the edges are squeezed. 0: a pinhole camera, as every frame before.
     lens_barrel: float = 0.0
+    # A player's marker left lying on the board of this index (in the order of ``cities``), capped, as it is put
+    # down after drawing (``vision.synth.pen``); None: no pen. Drawn from a stream of its own: the rest of the
+    # table is as without it. ``truth.extra["pen"]`` says where it lies and which cells it covers.
+    pen_on: int | None = None
     # What happens in this frame only:
     hand: bool = False
     motion_blur: bool = False
@@ -311,6 +316,7 @@ def _scene(spec: TableSpec) -> _Scene:
         raise RuntimeError("could not lay out the table in view")
     frame = _table_background(rng)
     boards = []
+    pen_truth: dict[str, object] | None = None
     for k, ((city, seat), item) in enumerate(zip(zip(spec.cities, spec.seat_list, strict=True), items, strict=False)):
         # Drawn cell by cell, a board's drawings take nothing from the scene's random stream.
         board_rng, cell_seed = (np.random.default_rng([spec.seed, k]), spec.seed * 16 + k) if spec.drawn_cell_by_cell \
@@ -330,6 +336,11 @@ def _scene(spec: TableSpec) -> _Scene:
         )[0]
         boards.append(BoardReading(seat=seat, city=tuple(city), confidence=tuple((1.0,) * 7 for _ in range(7)),
                                    corners=tuple((float(x), float(y)) for x, y in corners)))
+        if spec.pen_on == k:
+            board_mm_to_frame = to_frame @ np.diag([px, px, 1.0])
+            pen = _lay_pen(frame, board_mm_to_frame, np.random.default_rng([spec.seed, k, 7]))
+            pen_truth = {"seat": seat, "cells": pen_cells(pen),
+                         "outline": cv2.perspectiveTransform(pen.outline_mm()[None], board_mm_to_frame)[0].tolist()}
     tray_item, track_item = items[len(spec.cities)], items[len(spec.cities) + 1]
     # Where the top of a die appears relative to its base, in tray coordinates: away from the nadir.
     away = np.array(tray_item.centre_mm) - np.array(camera.nadir_mm)
@@ -357,7 +368,8 @@ def _scene(spec: TableSpec) -> _Scene:
         boards=tuple(boards),
         dice=tuple(DieReading(d.face, 1.0, d.top_mm) for d in dice),
         pirate_boxes=spec.pirate_boxes,
-        extra={"tilt_deg": None, "lighting": {k: v for k, v in lighting.items() if k != "glare_map"}},
+        extra={"tilt_deg": None, "lighting": {k: v for k, v in lighting.items() if k != "glare_map"},
+               **({"pen": pen_truth} if pen_truth is not None else {})},
     )
     return _Scene(np.clip(lit, 0, 255, out=lit).astype(np.uint8), truth, camera, items, tray_image, tray_alpha, lean, gain,
                   lighting)
@@ -376,6 +388,34 @@ def _drop_shadow(frame: np.ndarray, to_frame: np.ndarray, w: int, h: int, rng: n
     cv2.fillConvexPoly(mask, np.round(corners + offset - [x0, y0]).astype(np.int32), 1.0)
     mask = cv2.GaussianBlur(mask, (0, 0), 4)
     frame[y0:y1, x0:x1] *= (1 - 0.35 * mask)[:, :, None]
+
+
+def _lay_pen(frame: np.ndarray, board_mm_to_frame: np.ndarray, rng: np.random.Generator) -> PenLook:
+    """A marker laid on the board whose millimetres ``board_mm_to_frame`` maps into ``frame``, with its shadow."""
+    look = PenLook.random(rng, BOARD_MM)
+    px_per_mm = 2.5  # about the board picture's own scale: drawn finer, its outline aliases in the warp
+    image, alpha = render_pen(look, px_per_mm, rng)
+    to_frame = board_mm_to_frame @ look.to_board_mm(px_per_mm)
+    _drop_shadow(frame, to_frame, image.shape[1], image.shape[0], rng)
+    _warp_into(frame, image, to_frame, alpha)
+    return look
+
+
+def pen_cells(pen: PenLook, share: float = 0.1) -> tuple[str, ...]:
+    """The board's cells (names) of which the pen covers more than ``share``."""
+    from companion.layout import ALL_CELLS, SIZE
+
+    px_per_mm = 4.0  # for measuring the covered share
+    side = round(BOARD_MM * px_per_mm)
+    mask = np.zeros((side, side), np.uint8)
+    cv2.fillConvexPoly(mask, np.round(pen.outline_mm() * px_per_mm).astype(np.int32), 1)
+    cell = side / SIZE
+    covered = []
+    for i, name in enumerate(ALL_CELLS):
+        row, col = divmod(i, SIZE)
+        if mask[round(row * cell):round((row + 1) * cell), round(col * cell):round((col + 1) * cell)].mean() > share:
+            covered.append(name)
+    return tuple(covered)
 
 
 def _draw_hand(frame: np.ndarray, target: tuple[float, float], rng: np.random.Generator) -> None:
