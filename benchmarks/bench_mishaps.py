@@ -72,6 +72,16 @@ class _Camera:
         self.reader = TableReader(language="en")
         self.filter = StabilityFilter(hold_frames=3, clock=lambda: self.now)
         self.commits: list[tuple[str, Observation]] = []
+        self.before: Observation | None = None  # what was committed of the table alone (``settled_on``)
+
+    @classmethod
+    def settled_on(cls, frame: np.ndarray) -> _Camera | None:
+        """A camera that has watched the table alone (``frame``) for 3 s, ``before`` what it committed; None when it
+        committed nothing."""
+        camera = cls()
+        camera.show(frame, 3.0, "before")
+        camera.before = camera.filter.committed
+        return camera if camera.before is not None else None
 
     def show(self, frame: np.ndarray, seconds: float, phase: str) -> None:
         for _ in range(max(1, round(seconds * FPS))):
@@ -105,11 +115,10 @@ def resting_hands(tables: int, seed: int) -> dict[str, int]:
         stirred = handed.copy()  # the hand moves a little: a patch of it lighter
         patch = stirred[max(cy - 20, 0):cy + 20, max(cx - 20, 0):cx + 20]
         patch[:] = np.clip(patch.astype(int) + 30, 0, 255)
-        camera = _Camera()
-        camera.show(clean, 3.0, "before")
-        before = camera.filter.committed
-        if before is None:
+        camera = _Camera.settled_on(clean)
+        if camera is None:
             continue
+        before = camera.before
         counts["tables"] += 1
         camera.show(handed, 2.0, "hand")
         camera.show(stirred, 0.1, "hand")
@@ -147,11 +156,10 @@ def lying_pens(tables: int, seed: int) -> dict[str, int]:
             with_pen, truth = render_table(dataclasses.replace(spec, pen_on=int(rng.integers(3))), rng)
         except RuntimeError:
             continue
-        camera = _Camera()
-        camera.show(clean, 3.0, "before")
-        before = camera.filter.committed
-        if before is None:
+        camera = _Camera.settled_on(clean)
+        if camera is None:
             continue
+        before = camera.before
         counts["tables"] += 1
         counts["cells under pens"] += len(truth.extra["pen"]["cells"])
         camera.show(with_pen, 10.0, "pen")
