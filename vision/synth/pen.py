@@ -9,7 +9,6 @@ table renderer (``vision.synth.table.TableSpec.pen_on``).
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 
 import cv2
@@ -48,20 +47,6 @@ class PenLook:
     @property
     def width_mm(self) -> float:
         return self.diameter_mm + CAP_EXTRA_MM
-
-    def outline_mm(self) -> np.ndarray:
-        """The four corners of the band it covers (board millimetres)."""
-        return cv2.boxPoints((self.centre_mm, (self.length_mm, self.width_mm), self.angle_deg)).astype(np.float64)
-
-    def to_board_mm(self, px_per_mm: float) -> np.ndarray:
-        """Homography: the pen's picture (``render_pen``) -> board millimetres."""
-        a = math.radians(self.angle_deg)
-        c, s = math.cos(a), math.sin(a)
-        k = 1.0 / px_per_mm
-        w, h = self.length_mm, self.width_mm
-        tx = self.centre_mm[0] - (c * w / 2 - s * h / 2)
-        ty = self.centre_mm[1] - (s * w / 2 + c * h / 2)
-        return np.array([[c * k, -s * k, tx], [s * k, c * k, ty], [0, 0, 1]], np.float64)
 
 
 def render_pen(look: PenLook, px_per_mm: float, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:

@@ -115,7 +115,7 @@ class TableSpec:
 
 @dataclass(frozen=True)
 class _Item:
-    kind: str  # "board", "tray", "track"
+    kind: str  # "board", "tray", "track", "pen" (on a board: its millimetres)
     width_mm: float
     height_mm: float
     centre_mm: tuple[float, float]
@@ -339,8 +339,8 @@ def _scene(spec: TableSpec) -> _Scene:
         if spec.pen_on == k:
             board_mm_to_frame = to_frame @ np.diag([px, px, 1.0])
             pen = _lay_pen(frame, board_mm_to_frame, np.random.default_rng([spec.seed, k, 7]))
-            pen_truth = {"seat": seat, "cells": pen_cells(pen),
-                         "outline": cv2.perspectiveTransform(pen.outline_mm()[None], board_mm_to_frame)[0].tolist()}
+            pen_truth = {"seat": seat, "cells": pen_cells(pen), "outline": cv2.perspectiveTransform(
+                _pen_item(pen).corners_mm().astype(np.float64)[None], board_mm_to_frame)[0].tolist()}
     tray_item, track_item = items[len(spec.cities)], items[len(spec.cities) + 1]
     # Where the top of a die appears relative to its base, in tray coordinates: away from the nadir.
     away = np.array(tray_item.centre_mm) - np.array(camera.nadir_mm)
@@ -395,10 +395,15 @@ def _lay_pen(frame: np.ndarray, board_mm_to_frame: np.ndarray, rng: np.random.Ge
     look = PenLook.random(rng, BOARD_MM)
     px_per_mm = 2.5  # about the board picture's own scale: drawn finer, its outline aliases in the warp
     image, alpha = render_pen(look, px_per_mm, rng)
-    to_frame = board_mm_to_frame @ look.to_board_mm(px_per_mm)
+    to_frame = board_mm_to_frame @ _pen_item(look).item_to_table(px_per_mm)
     _drop_shadow(frame, to_frame, image.shape[1], image.shape[0], rng)
     _warp_into(frame, image, to_frame, alpha)
     return look
+
+
+def _pen_item(pen: PenLook) -> _Item:
+    """The pen as an item lying on its board: the band it covers, in the board's millimetres."""
+    return _Item("pen", pen.length_mm, pen.width_mm, pen.centre_mm, pen.angle_deg)
 
 
 def pen_cells(pen: PenLook, share: float = 0.1) -> tuple[str, ...]:
@@ -408,7 +413,7 @@ def pen_cells(pen: PenLook, share: float = 0.1) -> tuple[str, ...]:
     px_per_mm = 4.0  # for measuring the covered share
     side = round(BOARD_MM * px_per_mm)
     mask = np.zeros((side, side), np.uint8)
-    cv2.fillConvexPoly(mask, np.round(pen.outline_mm() * px_per_mm).astype(np.int32), 1)
+    cv2.fillConvexPoly(mask, np.round(_pen_item(pen).corners_mm() * px_per_mm).astype(np.int32), 1)
     cell = side / SIZE
     covered = []
     for i, name in enumerate(ALL_CELLS):
