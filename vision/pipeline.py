@@ -361,8 +361,6 @@ class TableReader:
         board until it has collected (``single_threaded_blas``) and reads the track meanwhile (the tray is read on the
         pool too: ``_start_tray``); with one core the boards are read when collected."""
         read = self._read_one_board
-        if boards:
-            _ = self.cell_reader  # loaded here, before the boards' threads need it
         pool = self._board_pool() if boards else None
         if pool is None:
             return lambda: [read(b) for b in boards]
