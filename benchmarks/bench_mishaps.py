@@ -15,8 +15,11 @@ this machine's speed):
   within 3 s of the hand lifted.
 - **A pen left lying on a board** (``vision.synth.pen``: a capped dry-erase marker, 115-145 mm by 10-17 mm, with its
   shadow): after 3 s of the table alone, the pen on one board for 10 s, then taken away. Counted as for the hand, and
-  of the cells changed, those not listed uncertain (what the tracker takes for drawn without asking). Nothing
-  looks for a pen yet: this is the figure a pen finder is to bring down.
+  of the cells changed, those not listed uncertain (what the tracker takes for drawn without asking); a cell
+  reported covered (``vision.board.lying``: not read while something lies there) counts as unchanged, since the
+  tracker takes it as the game has it. And whether the table is told that a pen lies there at the end of the 10 s:
+  the cells reported covered, against the drawable cells the pen covers more than a tenth of, and on the boards
+  without a pen.
 
 How the test data differs from the training data: the cell networks never saw a hand or a second board's stickers;
 the hand is the generator's own (``render_table``'s ``hand``), drawn over a board at a random place, so these figures
@@ -92,8 +95,20 @@ class _Camera:
 
 
 def _apart(a: Observation, b: Observation) -> int:
-    """Cells read otherwise, over the boards of ``b``."""
-    return sum(_cells_wrong(a.board(x.seat).city, x.city) if a.board(x.seat) is not None else 49 for x in b.boards)
+    """Cells read otherwise, over the boards of ``b``; a cell ``a`` does not see (``BoardReading.unseen``: out of view,
+    or under something lying there) counts as the tracker takes it, as the game has it (``b``'s)."""
+    from companion.layout import ALL_CELLS
+
+    count = 0
+    for x in b.boards:
+        board = a.board(x.seat)
+        if board is None:
+            count += 49
+            continue
+        unseen = set(board.unseen)
+        count += sum(p != q and name not in unseen
+                     for name, p, q in zip(ALL_CELLS, "".join(board.city), "".join(x.city), strict=True))
+    return count
 
 
 def resting_hands(tables: int, seed: int) -> dict[str, int]:
@@ -139,15 +154,19 @@ def _apart_without_doubt(a: Observation, b: Observation) -> int:
     for x in b.boards:
         board = a.board(x.seat)
         if board is not None:
-            count += sum(p != q and name not in board.uncertain
+            count += sum(p != q and name not in board.uncertain  # (an unseen cell is listed uncertain too)
                          for name, p, q in zip(ALL_CELLS, "".join(board.city), "".join(x.city), strict=True))
     return count
 
 
 def lying_pens(tables: int, seed: int) -> dict[str, int]:
     """A marker put down on a board for 10 s, then taken away: what of the board under it is committed."""
+    from companion.layout import ALL_CELLS
+    from vision.cells.reader import DRAWABLE_INDEX
+
+    drawable = {ALL_CELLS[i] for i in DRAWABLE_INDEX}
     counts = dict.fromkeys(("tables", "cells under pens", "pen committed", "cells changed", "without doubt",
-                            "back within 3 s"), 0)
+                            "back within 3 s", "pen found", "under it not covered", "covered elsewhere"), 0)
     for k in range(tables):
         rng = np.random.default_rng([seed, k])
         spec = TableSpec.random(rng, n_boards=3, camera_cm=75)
@@ -168,8 +187,84 @@ def lying_pens(tables: int, seed: int) -> dict[str, int]:
         counts["pen committed"] += any(changed)
         counts["cells changed"] += max(changed, default=0)
         counts["without doubt"] += max((_apart_without_doubt(c, before) for c in commits), default=0)
+        # What the table is told at the end of the 10 s: the pen's board covered where the pen lies, no other.
+        shown = camera.filter.committed
+        seat, under = truth.extra["pen"]["seat"], set(truth.extra["pen"]["cells"]) & drawable
+        board = shown.board(seat)
+        covered = set(board.covered) if board is not None else set()
+        counts["pen found"] += bool(covered)
+        counts["under it not covered"] += len(under - covered)
+        counts["covered elsewhere"] += sum(len(b.covered) for b in shown.boards if b.seat != seat)
         camera.show(clean, 3.0, "after")
         counts["back within 3 s"] += _apart(camera.filter.committed, before) == 0
+    return counts
+
+
+def _board_before_move(after: np.ndarray, cells: list[str]) -> np.ndarray:
+    """A rectified board (grey) as it was before ``cells`` were drawn on it: their ink painted out of ``after``, so
+    that the light, the camera and every other drawing are the same (two renders differ in all three)."""
+    import cv2
+
+    from companion.layout import SIZE, cell_index
+
+    paper = cv2.medianBlur(after, 31)
+    ink = ((paper.astype(np.int16) - after) > 18).astype(np.uint8)
+    mask = np.zeros_like(ink)
+    side = after.shape[0] // SIZE
+    for name in cells:
+        col, row = cell_index(name)
+        part = (slice(row * side, (row + 1) * side), slice(col * side, (col + 1) * side))
+        mask[part] = ink[part]
+    return cv2.inpaint(after, cv2.dilate(mask, np.ones((5, 5), np.uint8)), 5, cv2.INPAINT_TELEA)
+
+
+def moves_taken_for_lying(games: int, seed: int) -> dict[str, int]:
+    """Bot games' moves, each family's hands: how many moves' new drawings are taken for something lying on the
+    board (``vision.board.lying.covered_cells``, the board's thumbnail before the move against after it)."""
+    import random
+
+    import cv2
+
+    from companion.bots import GreedyBot, RandomBot
+    from companion.layout import draw_on_city
+    from companion.simulate import play_game
+    from vision.board.locate import StickerPlaces
+    from vision.board.lying import covered_cells
+    from vision.marker_plane import detect_markers
+    from vision.pipeline import KIT_LAYOUTS, _board_thumb
+    from vision.synth.drawings import Hand
+    from vision.synth.hands import FAMILY_NAMES
+
+    counts = dict.fromkeys(("moves", "taken for lying"), 0)
+    for family in FAMILY_NAMES:
+        for g in range(games):
+            game_seed = seed + 100 * FAMILY_NAMES.index(family) + g
+            record: list[dict] = []
+            bots = [GreedyBot(game_seed + k) if k % 2 == 0 else RandomBot(game_seed + k) for k in range(3)]
+            play_game(3, bots, random.Random(game_seed), start_player=game_seed % 3, record=record)
+            hand_rng = np.random.default_rng(game_seed)
+            hands = tuple(Hand.random(hand_rng, family=family) for _ in range(3))
+            for k, step in enumerate(record):
+                state, action = step["state"], step["action"]
+                if not action["place"]:
+                    continue
+                player = action["player"]
+                cities = [list(p["city"]) for p in state["players"]]
+                cities[player] = draw_on_city(cities[player], action["place"])
+                spec = TableSpec(cities=tuple(tuple(c) for c in cities), dice=tuple(action["dice"]),
+                                 pirate_boxes=int(state["pirate_boxes"]), seed=game_seed, language="en", hands=hands)
+                try:
+                    frame, _ = render_table(spec, np.random.default_rng([game_seed, k]))
+                except RuntimeError:
+                    continue
+                gray = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
+                boards = {lb.seat: lb.rectified for lb in StickerPlaces().locate(gray, detect_markers(gray, KIT_LAYOUTS))}
+                if player not in boards:
+                    continue
+                after = boards[player]
+                before = _board_before_move(after, [p["cell"] for p in action["place"]])
+                counts["moves"] += 1
+                counts["taken for lying"] += bool(covered_cells(_board_thumb(before), _board_thumb(after)))
     return counts
 
 
@@ -177,6 +272,7 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--tables", type=int, default=30)
     parser.add_argument("--seed", type=int, default=6060)
+    parser.add_argument("--games", type=int, default=1, help="bot games a hand family for the moves taken for a pen")
     args = parser.parse_args()
     if args.tables < 1:
         print("bench_mishaps: --tables must be at least 1", file=sys.stderr)
@@ -192,7 +288,12 @@ def main() -> int:
     print(f"a pen lying on a board for 10 s ({pens['tables']} tables, {pens['cells under pens']} cells under the pens): "
           f"a reading with the pen committed {pens['pen committed']} (cells changed in each table's worst such commit, "
           f"summed: {pens['cells changed']}, not doubted: {pens['without doubt']}); every board as before the pen "
-          f"within 3 s of it taken away {pens['back within 3 s']}")
+          f"within 3 s of it taken away {pens['back within 3 s']}; the table told a pen lies there {pens['pen found']} "
+          f"(drawable cells under the pen not reported covered: {pens['under it not covered']}, cells reported covered "
+          f"on boards without a pen: {pens['covered elsewhere']})")
+    moves = moves_taken_for_lying(args.games, args.seed + 3)
+    print(f"moves drawn ({moves['moves']} of {args.games} bot game(s) a hand family): new drawings taken for something "
+          f"lying on the board {moves['taken for lying']}")
     return 0
 
 

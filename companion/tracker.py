@@ -541,6 +541,7 @@ class Tracker:
                 self.last_boards[board.seat] = {"city": list(board.city), "uncertain": list(board.uncertain),
                                                 "alternatives": dict(getattr(board, "alternatives", None) or {}),
                                                 "unseen": list(getattr(board, "unseen", None) or ()),
+                                                "covered": list(getattr(board, "covered", None) or ()),
                                                 "reading": board}
             self.doubled_seats = sorted(int(s) for s in (getattr(obs, "extra", None) or {}).get("doubled_seats", ()))
             if obs.pirate_boxes is not None and obs.pirate_boxes != self.seen_pirate_boxes:
@@ -867,7 +868,11 @@ class Tracker:
             if seen is None:
                 continue
             new, mismatch = diff_city(state.players[p].city, seen)
-            if unseen := self.last_boards[seat].get("unseen"):
+            covered = self.last_boards[seat].get("covered") or []
+            if covered:
+                warnings.append(f"Something lies on {self.names[p]}'s board over {', '.join(covered)}: take it off, "
+                                "so that the camera can read those spaces.")
+            if unseen := [cell for cell in self.last_boards[seat].get("unseen") or () if cell not in covered]:
                 warnings.append(f"The camera cannot see {len(unseen)} spaces of {self.names[p]}'s board ({unseen[0]} "
                                 "among them): move the board into view, clear of the other boards.")
             if p != player and new:

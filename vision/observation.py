@@ -40,6 +40,9 @@ class BoardReading:
     # read ('.' in ``city``, confidence 0, listed in ``uncertain`` too, no alternatives). The tracker takes them as
     # the game has them.
     unseen: tuple[str, ...] = ()
+    # Of ``unseen``, the cells under something lying on the board (a pen put down: ``vision.board.lying``), not
+    # read while it lies there; the rest of ``unseen`` is out of view.
+    covered: tuple[str, ...] = ()
 
     def to_json(self) -> dict[str, Any]:
         return {"seat": self.seat, "city": list(self.city), "uncertain": list(self.uncertain)}
@@ -59,6 +62,13 @@ class BoardReading:
                        uncertain=tuple(dict.fromkeys([*self.uncertain, *sorted(hidden)])),
                        alternatives={k: v for k, v in self.alternatives.items() if k not in hidden},
                        unseen=tuple(sorted(hidden)))
+
+    def with_covered(self, cells: Collection[str]) -> BoardReading:
+        """This reading with ``cells`` (names) under something lying on the board: not seen (``with_unseen``, beside
+        the cells already out of view) and listed in ``covered``."""
+        if not cells:
+            return self
+        return replace(self.with_unseen({*self.unseen, *cells}), covered=tuple(sorted(set(cells))))
 
     def sureness(self, cell: str) -> float:
         """``confidence`` of one cell, by name ("D4")."""

@@ -23,6 +23,7 @@ import numpy as np
 
 from companion.layout import ALL_CELLS, SIZE
 from vision.board.locate import BOARD_LAYOUTS, StickerPlaces, cells_out_of_view, cells_under, doubled_seats
+from vision.board.lying import covered_cells
 from vision.cells.cnn import single_threaded_blas
 from vision.cells.reader import DRAWABLE_INDEX
 from vision.dice.geometry import TRAY_LAYOUT
@@ -263,7 +264,8 @@ class TableReader:
             single = find_single_board(frame)
             located = [single] if single is not None else []
         boards: list[BoardReading | None] = []
-        to_read: list[tuple[int, Any, np.ndarray, tuple[tuple[float, float], ...], _ReadBoard | None, list[int] | None]] = []
+        to_read: list[tuple[int, Any, np.ndarray, tuple[tuple[float, float], ...], _ReadBoard | None, list[int] | None,
+                            list[int]]] = []
         hands = {lb.seat: self.hands.hand(lb.seat) for lb in located} if self.hands is not None else {}
         unseen = {lb.seat: _unseen_cells(lb, gray.shape, [other for other in located if other is not lb])
                   for lb in located}
@@ -282,13 +284,22 @@ class TableReader:
                 self.boards_reused += 1
                 continue
             changed = _changed_cells(cached.thumb, thumb) if cached is not None and cached.cells is not None else None
-            to_read.append((len(boards), lb, thumb, corners, cached, changed))
+            covered: list[int] = []
+            if changed is not None and (covered := covered_cells(cached.thumb, thumb)):
+                # Something lies on the board (``vision.board.lying``): its cells keep their last reading and their
+                # last look in the cache, and are reported covered until it is taken away.
+                changed = [i for i in changed if i not in covered]
+                if not changed:
+                    boards.append(dataclasses.replace(cached.board, corners=corners).with_covered(_names(covered)))
+                    self.boards_reused += 1
+                    continue
+            to_read.append((len(boards), lb, thumb, corners, cached, changed, covered))
             boards.append(None)
         # The thumbnails above compare the frame's own boards (the detail may come and go); what is read
         # is the board at the detail's resolution when there is one.
         sharpest = _boards_from_detail([lb for _, lb, *_ in to_read], detail, gray.shape) if to_read else []
         jobs = [(r, hands.get(lb.seat), cached.cells if cached is not None and changed is not None else None, changed)
-                for (_, lb, _, _, cached, changed), r in zip(to_read, sharpest, strict=True)]
+                for (_, lb, _, _, cached, changed, _), r in zip(to_read, sharpest, strict=True)]
         self.cells_read += sum(len(DRAWABLE_INDEX) if previous is None else len(changed or ()) for _, _, previous, changed in jobs)
         # BLAS limited around the whole batch: each read's own limit then saves and restores 1, whatever order
         # the threads enter and leave in (``_start_cells``).
@@ -305,7 +316,7 @@ class TableReader:
             finally:
                 # Whatever happened above, no board is still being read once this frame's read is over.
                 read_cells = collect_cells()
-        for (slot, lb, thumb, corners, cached, changed), rectified, ((city, confidence, uncertain, alternatives), cells) in zip(
+        for (slot, lb, thumb, corners, cached, changed, covered), rectified, ((city, confidence, uncertain, alternatives), cells) in zip(
                 to_read, sharpest, read_cells, strict=True):
             board = BoardReading(
                 seat=lb.seat,
@@ -321,7 +332,7 @@ class TableReader:
             if cached is not None and changed is not None and cells is not None:
                 thumb = _with_cells_of(cached.thumb, thumb, changed)
             self._board_cache[lb.seat] = _ReadBoard(thumb, board, getattr(hands.get(lb.seat), "version", -1), cells)
-            boards[slot] = board
+            boards[slot] = board.with_covered(_names(covered))  # (the cache keeps what lies under it as last read)
         extra: dict[str, Any] = {"sharpness": sharpness}
         pirate_boxes = None
         if track_read is not None:
@@ -479,6 +490,10 @@ def _unseen_cells(board: Any, frame_shape: tuple[int, ...], others: list[Any]) -
         if (other_low < high).all() and (low < other_high).all():  # (outlines apart: nothing to look for)
             hidden.update(cells_under(board, other))
     return tuple(sorted(ALL_CELLS[i] for i in DRAWABLE_INDEX if i in hidden))
+
+
+def _names(cells: list[int]) -> list[str]:
+    return [ALL_CELLS[i] for i in cells]
 
 
 def _board_thumb(rectified: np.ndarray) -> np.ndarray:

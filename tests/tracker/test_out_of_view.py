@@ -67,3 +67,22 @@ def test_a_reading_with_cells_out_of_view_says_so_in_every_field():
     assert set(out.uncertain) == {"B2", "F3", "F4"} and "F3" not in out.alternatives and "B2" in out.alternatives
     assert out.to_json()["uncertain"] == ["B2", "F3", "F4"]
     assert reading.with_unseen(()) is reading
+
+
+def test_cells_under_something_lying_on_a_board_are_kept_and_the_players_are_asked_to_take_it_off(store):
+    t = Tracker.start_game(store, ["Anke", "Ben"], start_player=0)
+    walls = draw(START, [{"cell": "F1", "item": "W"}, {"cell": "E1", "item": "W"}])
+    t.observe(frame([seen(0, START), seen(1, START)], WALLS))
+    t.observe(frame([seen(0, walls), seen(1, START)], WALLS))
+    t.observe(frame([seen(0, walls), seen(1, START)], []))
+    assert t.state.players[0].city == walls and t.current_player() == 1
+    # A pen put down across E1, E2 and F2 of Anke's board: E1's wall is not erased, the players are told what to do.
+    pen = BoardReading(seat=0, city=tuple(walls), confidence=ONES).with_covered(("E1", "E2", "F2"))
+    assert pen.covered == ("E1", "E2", "F2") and set(pen.covered) <= set(pen.unseen) and pen.city[0][4] == "."
+    t.observe(frame([pen, seen(1, START)], None))
+    assert t.seen_city(0) == walls and t.state.players[0].city == walls
+    assert any("Something lies on Anke's board over E1, E2, F2: take it off" in w for w in t.warnings), t.warnings
+    assert not any("cannot see" in w or "reads differently" in w for w in t.warnings), t.warnings
+    # Taken off: the warning goes.
+    t.observe(frame([seen(0, walls), seen(1, START)], None))
+    assert not any("Something lies" in w for w in t.warnings), t.warnings

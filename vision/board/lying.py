@@ -1,0 +1,110 @@
+"""Something lying on a board (a pen put down, a ruler): the cells it covers, from what changed since the board's
+last read.
+
+A pen left on a board is still, so the stability filter commits whatever the cells under it read as; before this
+the pipeline read them (``bench_mishaps``: a reading with the pen committed on 24 of 30 tables). One picture of a
+board does not tell a pen from drawings well: straight lines of the printed grid and of the drawings pair up as its
+edges (tried at stop 67, hardware.md). What changed since the board was last read does: a player's new drawings
+change cells, each symbol inside its own cell with the grid's paper between them, where a pen lying down changes
+one long straight band of the board, as wide all along, across the grid lines. So the board's thumbnail as it
+was last read (``vision.pipeline``'s cache) against the thumbnail now: a connected change at least
+``MIN_LENGTH_CELLS`` long, at most ``MAX_WIDTH_CELLS`` wide, filling most of its box (``MIN_FILL``) and as wide
+along nearly all of its length (``MIN_EVEN``) is a thing lying there. The cells it covers, and the cells within
+a crop's reach of it, are not read while it lies there: the board reports them covered (``BoardReading.covered``),
+the tracker takes them as the game has them and asks the players to take it off. A board seen for the first time
+with a pen on it has no earlier view, and is read as before.
+
+Chosen on pens at dev seed 7000 (40 tables, 120 boards) and on moves of five bot games a family at dev seeds 7100
+and 7200 (the board before the move is the board after it with the move's ink painted out, so that the light is
+the same); measured on other seeds in ``bench_mishaps``. On the dev pens the change a pen makes is 4.2-6.3 cells
+long, 0.6-1.3 wide (its shadow with it), 0.63-1.0 of its box filled and as wide along 0.81-1.0 of its length; a
+move's connected changes at most 2.75 cells long (three crates drawn down a column, touching), as wide along at
+most 0.48 of it where longer than 1.5 cells.
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from companion.layout import SIZE
+from vision.cells.reader import DRAWABLE_INDEX
+
+CHANGE_LEVEL = 22  # grey levels a thumbnail pixel must move by (the pipeline's ``_THUMB_CHANGE``)
+MIN_LENGTH_CELLS = 3.0  # a pen is 115-145 mm, 4-5 cells of 28 mm; a move's touching drawings reached 2.75
+MAX_WIDTH_CELLS = 1.5  # a marker and its shadow: 0.6-1.3 cells
+MIN_FILL = 0.55  # of the band's box: a pen is solid; loose drawings are mostly paper
+MIN_EVEN = 0.7  # of the band's length where it is at least half its usual width: drawings part at the grid
+# A band within this many degrees of a row or a column and inside one of them, with paper at a grid line it crosses,
+# is a move's drawings side by side (``_along_one_row``, ``_parts_at_the_grid``): four walls drawn down a board's
+# edge were taken for a pen on 3 of 60 boards without it.
+ALONG_GRID_DEGREES = 12.0
+REACH_PX = 2  # thumbnail pixels around the band whose cells are covered too (a crop's margin and nudges)
+
+
+def covered_cells(before: np.ndarray, now: np.ndarray) -> list[int]:
+    """The drawable cells (indices row by row) that something lying on the board covers in ``now`` and did not in
+    ``before`` (board thumbnails, grey, 7 cells square), or [] when nothing lies there. Thumbnails that do not
+    compare (other sizes) give []."""
+    if before.shape != now.shape or before.ndim != 2 or before.shape[0] % SIZE:
+        return []
+    cell = before.shape[0] / SIZE
+    raw = (cv2.absdiff(before, now) > CHANGE_LEVEL).astype(np.uint8)
+    changed = cv2.morphologyEx(raw, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8))
+    count, labels, stats, _ = cv2.connectedComponentsWithStats(changed, connectivity=8)
+    band = np.zeros_like(changed)
+    for label in range(1, count):
+        area = int(stats[label, cv2.CC_STAT_AREA])
+        if area < MIN_LENGTH_CELLS * cell * 2:  # (too small to be a band that long: skip the work)
+            continue
+        mask = labels == label
+        if _lies_there(mask, area, cell, raw):
+            band |= mask.astype(np.uint8)
+    if not band.any():
+        return []
+    band = cv2.dilate(band, np.ones((2 * REACH_PX + 1, 2 * REACH_PX + 1), np.uint8))
+    side = before.shape[0] // SIZE
+    per_cell = band.reshape(SIZE, side, SIZE, side).max(axis=(1, 3)).ravel()
+    return [i for i in DRAWABLE_INDEX if per_cell[i]]
+
+
+def _lies_there(mask: np.ndarray, area: int, cell: float, raw: np.ndarray) -> bool:
+    """Whether one connected change (``mask``, ``area`` pixels; ``raw``: the change before the gaps of a pixel were
+    closed) is a long, straight, solid band as wide all along."""
+    ys, xs = np.nonzero(mask)
+    (cx, cy), (w, h), angle = cv2.minAreaRect(np.stack([xs, ys], axis=1).astype(np.float32))
+    length, width = max(w, h), max(min(w, h), 1.0)
+    if length < MIN_LENGTH_CELLS * cell or width > MAX_WIDTH_CELLS * cell or area < MIN_FILL * length * width:
+        return False
+    direction = (angle if w >= h else angle + 90.0) % 180.0
+    if _along_one_row(xs, ys, direction, cell) and _parts_at_the_grid(mask, raw, direction, cell):
+        return False
+    theta = np.radians(direction)
+    along = np.round((xs - cx) * np.cos(theta) + (ys - cy) * np.sin(theta)).astype(np.int64)
+    across = np.bincount(along - along.min())  # the band's width, pixel by pixel along it
+    usual = float(np.median(across[across > 0]))
+    return float(np.mean(across >= 0.5 * usual)) >= MIN_EVEN
+
+
+def _parts_at_the_grid(mask: np.ndarray, raw: np.ndarray, direction: float, cell: float) -> bool:
+    """Whether a band along a row (``direction`` near 0) or a column has paper at a grid line it crosses, unchanged
+    across most of its width: drawings side by side, each in its cell, part there; a pen covers the line."""
+    horizontal = min(direction, 180.0 - direction) <= ALONG_GRID_DEGREES
+    band, change = (mask, raw) if horizontal else (mask.T, raw.T)  # (the band along the rows of pixels)
+    cols = np.flatnonzero(band.any(axis=0))
+    widths = band.sum(axis=0)
+    usual = float(np.median(widths[cols]))
+    lines = [round(k * cell) for k in range(1, SIZE) if cols[0] + 2 < round(k * cell) < cols[-1] - 2]
+    return any(int((change[:, x].astype(bool) & band[:, x]).sum()) < 0.5 * usual for x in lines)
+
+
+def _along_one_row(xs: np.ndarray, ys: np.ndarray, direction: float, cell: float) -> bool:
+    """Whether a band running ``direction`` (degrees, 0 along a row) lies along the grid and inside one row or
+    column of cells, as a move's drawings side by side are (four walls down a board's edge, each in its cell, the
+    gaps between them a pixel of the thumbnail)."""
+    off_axis = min(direction % 90.0, 90.0 - direction % 90.0)
+    if off_axis > ALONG_GRID_DEGREES:
+        return False
+    across = ys if min(direction, 180.0 - direction) <= ALONG_GRID_DEGREES else xs
+    low, high = np.percentile(across, (5, 95))
+    return int(low // cell) == int(high // cell)
