@@ -23,13 +23,19 @@ def frame(boards: list[BoardReading], dice: list[str] | None) -> Observation:
     return Observation(boards=tuple(boards), dice=None if dice is None else dice_readings(dice))
 
 
-def test_cells_out_of_view_are_not_erasures_and_the_players_are_told(store):
+def _anke_drew_two_walls(store) -> tuple[Tracker, list[str]]:
+    """A game where Anke has drawn walls on E1 and F1 and it is Ben's turn; the tracker and Anke's city."""
     t = Tracker.start_game(store, ["Anke", "Ben"], start_player=0)
     walls = draw(START, [{"cell": "F1", "item": "W"}, {"cell": "E1", "item": "W"}])
     t.observe(frame([seen(0, START), seen(1, START)], WALLS))
     t.observe(frame([seen(0, walls), seen(1, START)], WALLS))
     t.observe(frame([seen(0, walls), seen(1, START)], []))
     assert t.state.players[0].city == walls and t.current_player() == 1
+    return t, walls
+
+
+def test_cells_out_of_view_are_not_erasures_and_the_players_are_told(store):
+    t, walls = _anke_drew_two_walls(store)
     # Anke's board slides right: F1's wall is out of view, read as nothing there.
     t.observe(frame([seen(0, walls, EDGE), seen(1, START)], None))
     assert "F1" in t.last_boards[0]["unseen"] and t.seen_city(0) == walls
@@ -70,12 +76,7 @@ def test_a_reading_with_cells_out_of_view_says_so_in_every_field():
 
 
 def test_cells_under_something_lying_on_a_board_are_kept_and_the_players_are_asked_to_take_it_off(store):
-    t = Tracker.start_game(store, ["Anke", "Ben"], start_player=0)
-    walls = draw(START, [{"cell": "F1", "item": "W"}, {"cell": "E1", "item": "W"}])
-    t.observe(frame([seen(0, START), seen(1, START)], WALLS))
-    t.observe(frame([seen(0, walls), seen(1, START)], WALLS))
-    t.observe(frame([seen(0, walls), seen(1, START)], []))
-    assert t.state.players[0].city == walls and t.current_player() == 1
+    t, walls = _anke_drew_two_walls(store)
     # A pen put down across E1, E2 and F2 of Anke's board: E1's wall is not erased, the players are told what to do.
     pen = BoardReading(seat=0, city=tuple(walls), confidence=ONES).with_covered(("E1", "E2", "F2"))
     assert pen.covered == ("E1", "E2", "F2") and set(pen.covered) <= set(pen.unseen) and pen.city[0][4] == "."
