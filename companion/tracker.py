@@ -296,6 +296,7 @@ class Tracker:
         self.seen_pirate_boxes: int | None = None
         self.last_boards: dict[int, dict[str, Any]] = {}
         self.doubled_seats: list[int] = []  # seats whose stickers the camera sees on two boards: neither is read
+        self.colourless_camera = False  # the camera's last frame had no colour: the dice may be misread
         self.pending: dict[str, Any] | None = None   # a drawing that has not settled yet
         self.ignored_diff: list[dict[str, str]] | None = None  # the drawing an undo took back
         self.aliases: dict[tuple[int, str], tuple[str, str]] = {}  # (seat, cell) -> (read, truth)
@@ -544,6 +545,7 @@ class Tracker:
                                                 "covered": list(getattr(board, "covered", None) or ()),
                                                 "reading": board}
             self.doubled_seats = sorted(int(s) for s in (getattr(obs, "extra", None) or {}).get("doubled_seats", ()))
+            self.colourless_camera = bool((getattr(obs, "extra", None) or {}).get("colourless"))
             if obs.pirate_boxes is not None and obs.pirate_boxes != self.seen_pirate_boxes:
                 self.seen_pirate_boxes = int(obs.pirate_boxes)
                 changed = True
@@ -886,6 +888,9 @@ class Tracker:
             whose = f", {self.names[self.seats.index(seat)]}'s seat" if seat in self.seats else ""
             warnings.append(f"Two boards carry the stickers of seat {seat} (markers {4 * seat}-{4 * seat + 3}{whose}), "
                             "so the camera reads neither: give each board its own seat's stickers.")
+        if self.colourless_camera:
+            warnings.append("The camera sends no colour, and the dice are told apart by their colours: check each "
+                            "roll the dashboard shows, and use a colour camera or turn its colour back on.")
         expected = int(self._state_json().get("pirate_boxes", 0))
         if self.seen_pirate_boxes is not None and self.seen_pirate_boxes != expected and self.pending is None:
             warnings.append(f"The pirate track shows {self.seen_pirate_boxes} marked boxes; the game counts {expected}.")

@@ -28,6 +28,7 @@ from vision.cells.cnn import single_threaded_blas
 from vision.cells.reader import DRAWABLE_INDEX
 from vision.dice.geometry import TRAY_LAYOUT
 from vision.dice.reader import DiceReader, floor_in_view
+from vision.imaging import has_colour
 from vision.marker_plane import LocatedPlane, PlaneLayout, detect_markers
 from vision.observation import BoardReading, DieReading, Observation
 from vision.pirates.geometry import TRACK_LAYOUT
@@ -333,7 +334,8 @@ class TableReader:
                 thumb = _with_cells_of(cached.thumb, thumb, changed)
             self._board_cache[lb.seat] = _ReadBoard(thumb, board, getattr(hands.get(lb.seat), "version", -1), cells)
             boards[slot] = board.with_covered(_names(covered))  # (the cache keeps what lies under it as last read)
-        extra: dict[str, Any] = {"sharpness": sharpness}
+        # A camera that sends no colour misreads dice (``vision.imaging.has_colour``): the table is told.
+        extra: dict[str, Any] = {"sharpness": sharpness, "colourless": not has_colour(frame)}
         pirate_boxes = None
         if track_read is not None:
             pirate_boxes = track_read.boxes

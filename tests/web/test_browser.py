@@ -363,6 +363,29 @@ def test_a_board_out_of_the_cameras_view_is_told_on_the_open_page_without_a_relo
     assert not_reloaded(page)
 
 
+def test_a_pen_lying_on_a_board_and_a_camera_without_colour_are_told_on_the_open_page_without_a_reload(browser, server):
+    server.service.new_game(["Anke", "Ben"])
+    page = open_live(browser, server)
+    start = tuple(empty_city())
+
+    def seen(covered: tuple[str, ...], colourless: bool = False) -> Observation:
+        return Observation(boards=(BoardReading(0, start, SURE).with_covered(covered), BoardReading(1, start, SURE)),
+                           extra={"colourless": colourless})
+
+    server.tracker.observe(seen(()))
+    # A pen put down across Anke's board: the open page says where, and what to do.
+    server.tracker.observe(seen(("C3", "D4", "E5")))
+    page.locator("p.warning", has_text="Something lies on Anke's board over C3, D4, E5: take it off").wait_for()
+    shoot(page, "pen-on-board")
+    server.tracker.observe(seen((), colourless=True))
+    page.locator("p.warning", has_text="Something lies").wait_for(state="detached")
+    page.locator("p.warning", has_text="The camera sends no colour").wait_for()
+    shoot(page, "camera-without-colour")
+    server.tracker.observe(seen(()))
+    page.locator("p.warning", has_text="no colour").wait_for(state="detached")
+    assert not_reloaded(page)
+
+
 def test_two_boards_with_one_seats_stickers_are_told_on_the_open_page_without_a_reload(browser, server):
     server.service.new_game(["Anke", "Ben"])
     page = open_live(browser, server)
