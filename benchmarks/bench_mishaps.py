@@ -1,9 +1,9 @@
 """What goes wrong at a real table that no drawing is to blame for: ``.venv/bin/python benchmarks/bench_mishaps.py
 [--tables 30] [--seed 6060] [--games 1]``.
 
-Three mishaps and a check, each on generated tables (3 boards, the camera 75 cm up, the generator's first hands), read by the
-whole pipeline and its stability filter at 10 frames a second (a clock of its own, so the figures do not depend on
-this machine's speed):
+Three mishaps and a check, each on generated tables (3 boards, the camera 75 cm up, the generator's first hands),
+read by the whole pipeline and its stability filter at 10 frames a second (a clock of its own, so the figures do not
+depend on this machine's speed):
 
 - **Two boards with one seat's stickers** (a kit sheet printed twice): how many tables report a board for that
   seat at all, and how many a board that is neither of the two (both boards' stickers put together). A board read

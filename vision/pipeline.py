@@ -23,7 +23,7 @@ import numpy as np
 
 from companion.layout import ALL_CELLS, SIZE
 from vision.board.locate import BOARD_LAYOUTS, StickerPlaces, cells_out_of_view, cells_under, doubled_seats
-from vision.board.lying import covered_cells
+from vision.board.lying import THUMB_CHANGE, covered_cells
 from vision.cells.cnn import single_threaded_blas
 from vision.cells.reader import DRAWABLE_INDEX
 from vision.dice.geometry import TRAY_LAYOUT
@@ -476,7 +476,6 @@ def _boards_from_detail(located: list[Any], detail: Detail, frame_shape: tuple[i
 
 
 _THUMB_SIDE = 84  # 12 px a cell: a new drawing changes dozens of pixels, sensor noise none
-_THUMB_CHANGE = 22  # grey levels: a thumbnail pixel that moved more changed
 # Thumbnail pixels (5.3 of the rectified board's each) past a cell's edge that its reading still sees: the
 # crop's margin (``features.MARGIN``, 4 px) and the second look's nudges (3 px).
 _CROP_REACH = 2
@@ -506,7 +505,7 @@ def _board_thumb(rectified: np.ndarray) -> np.ndarray:
 
 
 def _same_thumb(a: np.ndarray, b: np.ndarray) -> bool:
-    return a.shape == b.shape and int((cv2.absdiff(a, b) > _THUMB_CHANGE).sum()) <= 3
+    return a.shape == b.shape and int((cv2.absdiff(a, b) > THUMB_CHANGE).sum()) <= 3
 
 
 def _changed_cells(before: np.ndarray, now: np.ndarray) -> list[int] | None:
@@ -515,7 +514,7 @@ def _changed_cells(before: np.ndarray, now: np.ndarray) -> list[int] | None:
     margin and the second look's nudges, ``_CROP_REACH``); None when the thumbnails do not compare."""
     if before.shape != now.shape or before.shape[0] % SIZE:
         return None
-    changed = (cv2.absdiff(before, now) > _THUMB_CHANGE).astype(np.uint8)
+    changed = (cv2.absdiff(before, now) > THUMB_CHANGE).astype(np.uint8)
     reach = 2 * _CROP_REACH + 1
     changed = cv2.dilate(changed, np.ones((reach, reach), np.uint8))
     cell = before.shape[0] // SIZE

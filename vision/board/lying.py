@@ -32,7 +32,7 @@ import numpy as np
 from companion.layout import SIZE
 from vision.cells.reader import DRAWABLE_INDEX
 
-CHANGE_LEVEL = 22  # grey levels a thumbnail pixel must move by (the pipeline's ``_THUMB_CHANGE``)
+THUMB_CHANGE = 22  # grey levels: a board thumbnail pixel that moved more changed (here and in ``vision.pipeline``)
 MIN_LENGTH_CELLS = 3.0  # a pen is 115-145 mm, 4-5 cells of 28 mm (4.2-6.3 with its shadow, dev seed 7000)
 MAX_WIDTH_CELLS = 1.5  # a marker and its shadow: 0.6-1.3 cells
 MIN_FILL = 0.55  # of the band's box: a pen is solid (0.63-1.0); loose drawings are mostly paper
@@ -52,7 +52,7 @@ def covered_cells(before: np.ndarray, now: np.ndarray) -> list[int]:
     if before.shape != now.shape or before.ndim != 2 or before.shape[0] % SIZE:
         return []
     cell = before.shape[0] / SIZE
-    changed = (cv2.absdiff(before, now) > CHANGE_LEVEL).astype(np.uint8)
+    changed = (cv2.absdiff(before, now) > THUMB_CHANGE).astype(np.uint8)
     changed = cv2.morphologyEx(changed, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8))
     count, labels, stats, _ = cv2.connectedComponentsWithStats(changed, connectivity=8)
     band = np.zeros_like(changed)
