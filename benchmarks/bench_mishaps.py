@@ -43,16 +43,12 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from vision.observation import Observation  # noqa: E402
+from vision.observation import BoardReading, Observation  # noqa: E402
 from vision.pipeline import TableReader  # noqa: E402
 from vision.stability import StabilityFilter  # noqa: E402
 from vision.synth.table import TableSpec, render_table  # noqa: E402
 
 FPS = 10
-
-
-def _cells_wrong(city: tuple[str, ...], truth: tuple[str, ...]) -> int:
-    return sum(a != b for a, b in zip("".join(city), "".join(truth), strict=True))
 
 
 def doubled_stickers(tables: int, seed: int) -> dict[str, int]:
@@ -69,7 +65,7 @@ def doubled_stickers(tables: int, seed: int) -> dict[str, int]:
         board = obs.board(1)
         if board is not None:
             counts["seat read"] += 1
-            counts["neither board"] += min(_cells_wrong(board.city, t.city) for t in truth.boards if t.seat == 1) > 0
+            counts["neither board"] += min(_read_otherwise(board, t, ()) for t in truth.boards if t.seat == 1) > 0
     return counts
 
 
@@ -100,21 +96,20 @@ class _Camera:
                 self.commits.append((phase, committed))
 
 
+def _read_otherwise(board: BoardReading, truth: BoardReading, skipped: tuple[str, ...]) -> int:
+    """Cells of ``board`` read otherwise than in ``truth``, but for the ``skipped`` ones (names)."""
+    from companion.layout import ALL_CELLS
+
+    skip = set(skipped)
+    return sum(p != q and name not in skip
+               for name, p, q in zip(ALL_CELLS, "".join(board.city), "".join(truth.city), strict=True))
+
+
 def _apart(a: Observation, b: Observation) -> int:
     """Cells read otherwise, over the boards of ``b``; a cell ``a`` does not see (``BoardReading.unseen``: out of view,
     or under something lying there) counts as the tracker takes it, as the game has it (``b``'s)."""
-    from companion.layout import ALL_CELLS
-
-    count = 0
-    for x in b.boards:
-        board = a.board(x.seat)
-        if board is None:
-            count += 49
-            continue
-        unseen = set(board.unseen)
-        count += sum(p != q and name not in unseen
-                     for name, p, q in zip(ALL_CELLS, "".join(board.city), "".join(x.city), strict=True))
-    return count
+    return sum(_read_otherwise(board, x, board.unseen) if (board := a.board(x.seat)) is not None else 49
+               for x in b.boards)
 
 
 def resting_hands(tables: int, seed: int) -> dict[str, int]:
@@ -153,16 +148,9 @@ def resting_hands(tables: int, seed: int) -> dict[str, int]:
 
 
 def _apart_without_doubt(a: Observation, b: Observation) -> int:
-    """Cells of ``a`` read otherwise than in ``b`` and not listed uncertain: what the tracker takes as drawn."""
-    from companion.layout import ALL_CELLS
-
-    count = 0
-    for x in b.boards:
-        board = a.board(x.seat)
-        if board is not None:
-            count += sum(p != q and name not in board.uncertain  # (an unseen cell is listed uncertain too)
-                         for name, p, q in zip(ALL_CELLS, "".join(board.city), "".join(x.city), strict=True))
-    return count
+    """Cells of ``a`` read otherwise than in ``b`` and not listed uncertain: what the tracker takes as drawn (an unseen
+    cell is listed uncertain too)."""
+    return sum(_read_otherwise(board, x, board.uncertain) for x in b.boards if (board := a.board(x.seat)) is not None)
 
 
 def lying_pens(tables: int, seed: int) -> dict[str, int]:
@@ -236,8 +224,9 @@ def moves_taken_for_lying(games: int, seed: int) -> dict[str, int]:
     from companion.simulate import play_game
     from vision.board.locate import StickerPlaces
     from vision.board.lying import covered_cells
+    from vision.board.thumbnail import board_thumb
     from vision.marker_plane import detect_markers
-    from vision.pipeline import KIT_LAYOUTS, _board_thumb
+    from vision.pipeline import KIT_LAYOUTS
     from vision.synth.drawings import Hand
     from vision.synth.hands import FAMILY_NAMES
 
@@ -270,7 +259,7 @@ def moves_taken_for_lying(games: int, seed: int) -> dict[str, int]:
                 after = boards[player]
                 before = _board_before_move(after, [p["cell"] for p in action["place"]])
                 counts["moves"] += 1
-                counts["taken for lying"] += bool(covered_cells(_board_thumb(before), _board_thumb(after)))
+                counts["taken for lying"] += bool(covered_cells(board_thumb(before), board_thumb(after)))
     return counts
 
 

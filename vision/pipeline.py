@@ -23,7 +23,8 @@ import numpy as np
 
 from companion.layout import ALL_CELLS, SIZE
 from vision.board.locate import BOARD_LAYOUTS, StickerPlaces, cells_out_of_view, cells_under, doubled_seats
-from vision.board.lying import THUMB_CHANGE, covered_cells
+from vision.board.lying import covered_cells
+from vision.board.thumbnail import THUMB_CHANGE, board_thumb, cells_within_reach
 from vision.cells.cnn import single_threaded_blas
 from vision.cells.reader import DRAWABLE_INDEX
 from vision.dice.geometry import TRAY_LAYOUT
@@ -272,7 +273,7 @@ class TableReader:
                   for lb in located}
         for lb in located:
             corners = tuple((float(x), float(y)) for x, y in np.asarray(lb.corners).reshape(-1, 2))
-            thumb = _board_thumb(lb.rectified)
+            thumb = board_thumb(lb.rectified)
             cached = self._board_cache.get(lb.seat)
             hand_version = getattr(hands.get(lb.seat), "version", -1)
             if cached is not None and cached.hand_version != hand_version:
@@ -475,11 +476,6 @@ def _boards_from_detail(located: list[Any], detail: Detail, frame_shape: tuple[i
     return out
 
 
-_THUMB_SIDE = 84  # 12 px a cell: a new drawing changes dozens of pixels, sensor noise none
-# Thumbnail pixels (5.3 of the rectified board's each) past a cell's edge that its reading still sees: the
-# crop's margin (``features.MARGIN``, 4 px) and the second look's nudges (3 px).
-_CROP_REACH = 2
-
 
 def _unseen_cells(board: Any, frame_shape: tuple[int, ...], others: list[Any]) -> tuple[str, ...]:
     """The drawable cells of a located board that the camera does not see, by name: beyond the frame's edge
@@ -497,13 +493,6 @@ def _names(cells: list[int]) -> list[str]:
     return [ALL_CELLS[i] for i in cells]
 
 
-def _board_thumb(rectified: np.ndarray) -> np.ndarray:
-    gray = cv2.cvtColor(rectified, cv2.COLOR_BGR2GRAY) if rectified.ndim == 3 else rectified
-    # Halved first: OpenCV averages whole 2x2 blocks several times faster than 448 -> 84 in one step.
-    half = cv2.resize(gray, (gray.shape[1] // 2, gray.shape[0] // 2), interpolation=cv2.INTER_AREA)
-    return cv2.resize(half, (_THUMB_SIDE, _THUMB_SIDE), interpolation=cv2.INTER_AREA)
-
-
 def _same_thumb(a: np.ndarray, b: np.ndarray) -> bool:
     return a.shape == b.shape and int((cv2.absdiff(a, b) > THUMB_CHANGE).sum()) <= 3
 
@@ -511,15 +500,10 @@ def _same_thumb(a: np.ndarray, b: np.ndarray) -> bool:
 def _changed_cells(before: np.ndarray, now: np.ndarray) -> list[int] | None:
     """The drawable cells (indices row by row) whose crops may read differently in ``now`` than in ``before``
     (board thumbnails): any of its thumbnail's pixels changed, or one within the crop's reach of it (its
-    margin and the second look's nudges, ``_CROP_REACH``); None when the thumbnails do not compare."""
+    margin and the second look's nudges, ``thumbnail.CROP_REACH``); None when the thumbnails do not compare."""
     if before.shape != now.shape or before.shape[0] % SIZE:
         return None
-    changed = (cv2.absdiff(before, now) > THUMB_CHANGE).astype(np.uint8)
-    reach = 2 * _CROP_REACH + 1
-    changed = cv2.dilate(changed, np.ones((reach, reach), np.uint8))
-    cell = before.shape[0] // SIZE
-    per_cell = changed.reshape(SIZE, cell, SIZE, cell).max(axis=(1, 3)).ravel()
-    return [i for i in DRAWABLE_INDEX if per_cell[i]]
+    return cells_within_reach((cv2.absdiff(before, now) > THUMB_CHANGE).astype(np.uint8))
 
 
 def _with_cells_of(before: np.ndarray, now: np.ndarray, cells: list[int]) -> np.ndarray:

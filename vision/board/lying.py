@@ -6,10 +6,10 @@ the pipeline read them (``bench_mishaps``: a reading with the pen committed on 2
 board does not tell a pen from drawings well: straight lines of the printed grid and of the drawings pair up as its
 edges (tried at stop 67, hardware.md). What changed since the board was last read does: a player's new drawings
 change cells, each symbol inside its own cell with the grid's paper between them, where a pen lying down changes
-one long straight band of the board, as wide all along, across the grid lines. So the board's thumbnail as it
-was last read (``vision.pipeline``'s cache) against the thumbnail now: a connected change at least
-``MIN_LENGTH_CELLS`` long, at most ``MAX_WIDTH_CELLS`` wide, filling most of its box (``MIN_FILL``) and as wide
-along nearly all of its length (``MIN_EVEN``) is a thing lying there. The cells it covers, and the cells within
+one long straight band of the board, as wide all along, across the grid lines. So the board's thumbnail
+(``vision.board.thumbnail``) as it was last read, in the pipeline's cache, against the thumbnail now: a connected
+change at least ``MIN_LENGTH_CELLS`` long, at most ``MAX_WIDTH_CELLS`` wide, filling most of its box (``MIN_FILL``)
+and as wide along nearly all of its length (``MIN_EVEN``) is a thing lying there. The cells it covers, and the cells within
 a crop's reach of it, are not read while it lies there: the board reports them covered (``BoardReading.covered``),
 the tracker takes them as the game has them and asks the players to take it off. A board seen for the first time
 with a pen on it has no earlier view, and is read as before.
@@ -30,9 +30,8 @@ import cv2
 import numpy as np
 
 from companion.layout import SIZE
-from vision.cells.reader import DRAWABLE_INDEX
+from vision.board.thumbnail import THUMB_CHANGE, cells_within_reach
 
-THUMB_CHANGE = 22  # grey levels: a board thumbnail pixel that moved more changed (here and in ``vision.pipeline``)
 MIN_LENGTH_CELLS = 3.0  # a pen is 115-145 mm, 4-5 cells of 28 mm (4.2-6.3 with its shadow, dev seed 7000)
 MAX_WIDTH_CELLS = 1.5  # a marker and its shadow: 0.6-1.3 cells
 MIN_FILL = 0.55  # of the band's box: a pen is solid (0.63-1.0); loose drawings are mostly paper
@@ -42,7 +41,6 @@ MIN_EVEN = 0.7  # of the band's length where it is at least half its usual width
 # drawn in one move is as long, solid and even as a pen (the dev moves: 5.1 cells, 0.56-0.64 filled, 0.81-0.9 even;
 # four walls drawn down a board's edge, 3 of 60 boards taken for a pen before this rule, 0 after).
 ALONG_GRID_DEGREES = 12.0
-REACH_PX = 2  # thumbnail pixels around the band whose cells are covered too (a crop's margin and nudges)
 
 
 def covered_cells(before: np.ndarray, now: np.ndarray) -> list[int]:
@@ -65,10 +63,7 @@ def covered_cells(before: np.ndarray, now: np.ndarray) -> list[int]:
             band |= mask.astype(np.uint8)
     if not band.any():
         return []
-    band = cv2.dilate(band, np.ones((2 * REACH_PX + 1, 2 * REACH_PX + 1), np.uint8))
-    side = before.shape[0] // SIZE
-    per_cell = band.reshape(SIZE, side, SIZE, side).max(axis=(1, 3)).ravel()
-    return [i for i in DRAWABLE_INDEX if per_cell[i]]
+    return cells_within_reach(band)
 
 
 def _lies_there(mask: np.ndarray, area: int, cell: float) -> bool:
