@@ -53,7 +53,7 @@ from pathlib import Path
 
 import numpy as np
 
-from companion.bots import GreedyBot, RandomBot
+from companion.bots import mixed_table
 from companion.layout import ALL_CELLS, SIZE, draw_on_city, empty_city
 from companion.simulate import play_game
 from vision.board import find_boards
@@ -113,7 +113,7 @@ def play(family: str, reader: CellReader, seed: int, players: int, noticed: floa
     """One bot game read turn by turn; adds to ``tallies[(mode, bucket)]``. Returns (turns, examples)."""
     rng = np.random.default_rng(seed)
     hands_drawn = [Hand.random(rng, family=family) for _ in range(players)]
-    bots = [GreedyBot(seed + k) if k % 2 == 0 else RandomBot(seed + k) for k in range(players)]
+    bots = mixed_table(players, seed)
     record: list[dict] = []
     play_game(players, bots, random.Random(seed), start_player=seed % players, record=record)
     memory = TableHands(None, None, "en")

@@ -219,7 +219,7 @@ def moves_taken_for_lying(games: int, seed: int) -> dict[str, int]:
 
     import cv2
 
-    from companion.bots import GreedyBot, RandomBot
+    from companion.bots import mixed_table
     from companion.layout import draw_on_city
     from companion.simulate import play_game
     from vision.board.locate import StickerPlaces
@@ -235,7 +235,7 @@ def moves_taken_for_lying(games: int, seed: int) -> dict[str, int]:
         for g in range(games):
             game_seed = seed + 100 * FAMILY_NAMES.index(family) + g
             record: list[dict] = []
-            bots = [GreedyBot(game_seed + k) if k % 2 == 0 else RandomBot(game_seed + k) for k in range(3)]
+            bots = mixed_table(3, game_seed)
             play_game(3, bots, random.Random(game_seed), start_player=game_seed % 3, record=record)
             hand_rng = np.random.default_rng(game_seed)
             hands = tuple(Hand.random(hand_rng, family=family) for _ in range(3))

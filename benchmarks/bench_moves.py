@@ -120,7 +120,7 @@ def _play_one(args: tuple[int, int, str, str, bool]) -> Tally:
 
     import numpy as np
 
-    from companion.bots import GreedyBot, RandomBot
+    from companion.bots import GreedyBot, mixed_table
     from companion.demo import illegal_variant
     from companion.layout import draw_on_city
     from companion.reading import cell_probabilities
@@ -139,7 +139,7 @@ def _play_one(args: tuple[int, int, str, str, bool]) -> Tally:
     model = unseen if unseen.is_file() else DEFAULT_MODEL_PATH
     reader = TableReader(language=language, cell_reader=CellReader(language, model_path=model))
     rng = random.Random(game_seed)
-    bots = [GreedyBot(game_seed + k) if k % 2 == 0 else RandomBot(game_seed + k) for k in range(n_players)]
+    bots = mixed_table(n_players, game_seed)
     record: list[dict[str, Any]] = []
     play_game(n_players, bots, rng, start_player=game_seed % n_players, record=record)
     hand_rng = np.random.default_rng(game_seed)

@@ -27,7 +27,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 
-from companion.bots import GreedyBot, RandomBot  # noqa: E402
+from companion.bots import mixed_table  # noqa: E402
 from companion.layout import draw_on_city  # noqa: E402
 from vision.observation import BoardReading, DieReading, Observation  # noqa: E402
 from web import create_app  # noqa: E402
@@ -131,7 +131,7 @@ def main() -> int:
             raise RuntimeError(f"update {target} reached only {len(times)} of {args.clients} clients")
         return max(times) - started
 
-    bots = [GreedyBot(k) if k % 2 == 0 else RandomBot(k) for k in range(len(names))]
+    bots = mixed_table(len(names))
     rng = random.Random(1)
     latencies: list[float] = []
     turns = 0

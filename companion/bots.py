@@ -88,3 +88,10 @@ class GreedyBot(Bot):
 
 
 BOTS: dict[str, type[Bot]] = {"random": RandomBot, "greedy": GreedyBot}
+
+
+def mixed_table(n_players: int, seed: int = 0) -> list[Bot]:
+    """A table of bots for the demo and the benchmarks: greedy and random players by turns (seat 0 greedy),
+    seat k seeded ``seed + k`` for the rolls and choices it makes with its own generator (``choose_action``
+    without one)."""
+    return [GreedyBot(seed + k) if k % 2 == 0 else RandomBot(seed + k) for k in range(n_players)]

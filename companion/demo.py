@@ -21,7 +21,7 @@ from typing import Any
 
 import numpy as np
 
-from companion.bots import GreedyBot, RandomBot
+from companion.bots import mixed_table
 from companion.layout import cell_index, draw_on_city
 from companion.rules import Action, judge
 from companion.tracker import Tracker, city_cell, infer_action
@@ -162,7 +162,7 @@ class DemoTable(threading.Thread):
 
     def play(self, tracker: Tracker) -> None:
         rng = random.Random(self.seed + tracker.event_count)
-        bots = [GreedyBot(self.seed + k) if k % 2 == 0 else RandomBot(self.seed + k) for k in range(self.n_players)]
+        bots = mixed_table(self.n_players, self.seed)
         # what is drawn on the real boards: the game's cities (empty at the start, as left when resumed)
         cities = [list(p.city) for p in tracker.state.players]
         illegal_done = any(e.kind == "dispute" for e in tracker.log)

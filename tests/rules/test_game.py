@@ -63,3 +63,17 @@ def test_a_bad_event_log_names_the_event():
     with pytest.raises(IllegalMove):
         Game.from_events([{"type": "start", "players": ["a", "b"]},
                           {"type": "move", "action": _crate(1, "D4").to_json()}])
+
+
+
+def test_a_mixed_table_of_bots_takes_turns_and_plays_by_its_seed():
+    from companion.bots import GreedyBot, RandomBot, mixed_table
+    from companion.rules import GameState
+
+    bots = mixed_table(4, seed=7)
+    assert [type(b) for b in bots] == [GreedyBot, RandomBot, GreedyBot, RandomBot]
+    state = GameState.new(["a", "b", "c", "d"], 0)
+    first = [mixed_table(4, seed=7)[1].choose_action(state).to_json() for _ in range(2)]
+    assert first[0] == first[1]  # the same seed plays the same move
+    others = {str(mixed_table(4, seed=s)[1].choose_action(state).to_json()) for s in range(8, 20)}
+    assert len(others) > 1  # and other seeds other moves

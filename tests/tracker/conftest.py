@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from companion.bots import GreedyBot, RandomBot
+from companion.bots import mixed_table
 from companion.layout import draw_on_city
 from companion.simulate import play_game
 from companion.store import GameStore
@@ -46,7 +46,7 @@ def camera_can_see(action: dict[str, Any]) -> bool:
 
 
 def recorded_game(n_players: int, seed: int) -> tuple[list[dict[str, Any]], Any]:
-    bots = [GreedyBot(seed + k) if k % 2 == 0 else RandomBot(seed + k) for k in range(n_players)]
+    bots = mixed_table(n_players, seed)
     record: list[dict[str, Any]] = []
     result = play_game(n_players, bots, random.Random(seed), start_player=seed % n_players, record=record)
     return record, result
