@@ -89,6 +89,18 @@ def _load() -> CityLayout:
 LAYOUT: CityLayout = _load()
 
 
+# The table kit's stickers on a city board (shared table-kit.md): seat s's board carries ArUco markers 4s .. 4s+3 on
+# its towers A1, G1, G7, A7 (``LAYOUT.towers``' order), each centred on its tower, its side 70 % of a cell. Here
+# because the kit, the board finder, the generator and the tracker's warnings all name them.
+KIT_SEATS = 5
+TOWER_MARKER_FRACTION = 0.7
+
+
+def seat_marker_ids(seat: int) -> dict[str, int]:
+    """Tower cell -> marker id for a seat: 4s on A1, 4s+1 on G1, 4s+2 on G7, 4s+3 on A7."""
+    return {tower: 4 * seat + k for k, tower in enumerate(LAYOUT.towers)}
+
+
 def empty_city() -> list[str]:
     """The starting city in city notation: towers, printed crates, everything else empty."""
     grid = [["." for _ in range(SIZE)] for _ in range(ROWS)]

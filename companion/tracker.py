@@ -36,7 +36,7 @@ from typing import Any
 
 from companion.errors import UserError
 from companion.game import Game
-from companion.layout import ALL_CELLS, LAYOUT, cell_index
+from companion.layout import ALL_CELLS, LAYOUT, cell_index, seat_marker_ids
 from companion.reading import (
     DOUBT_BELOW,
     UNUSED_DOUBT_BELOW,
@@ -886,7 +886,8 @@ class Tracker:
                                 f"{', '.join(mismatch)} (misread? correct the cell if the game is wrong).")
         for seat in self.doubled_seats:
             whose = f", {self.names[self.seats.index(seat)]}'s seat" if seat in self.seats else ""
-            warnings.append(f"Two boards carry the stickers of seat {seat} (markers {4 * seat}-{4 * seat + 3}{whose}), "
+            ids = sorted(seat_marker_ids(seat).values())
+            warnings.append(f"Two boards carry the stickers of seat {seat} (markers {ids[0]}-{ids[-1]}{whose}), "
                             "so the camera reads neither: give each board its own seat's stickers.")
         if self.colourless_camera:
             warnings.append("The camera sends no colour, and the dice are told apart by their colours: check each "

@@ -18,7 +18,7 @@ from pathlib import Path
 from PIL import Image, ImageDraw, ImageFont
 
 from companion.errors import UserError
-from companion.layout import LAYOUT
+from companion.layout import KIT_SEATS, TOWER_MARKER_FRACTION, seat_marker_ids
 
 # the tray's and the track's readers locate them in millimetres from these markers: print what they expect
 from vision.dice.geometry import STICKER_MM as TRAY_STICKER_MM
@@ -30,7 +30,7 @@ from vision.pirates.geometry import MARKER_MM as TRACK_MARKER_MM
 # ASSUMPTION: a Saint Malo city board is about 20 x 20 cm, so one of its 7 x 7 cells is 28 mm
 # (7 x 28 mm = 19.6 cm). Measure your board; if a cell differs, change this one number.
 CELL_MM = 28.0
-MARKER_FRACTION = 0.70  # marker side / cell side (table-kit.md)
+MARKER_FRACTION = TOWER_MARKER_FRACTION  # marker side / cell side (table-kit.md)
 MARKER_MM = CELL_MM * MARKER_FRACTION  # 19.6 mm
 STICKER_MM = CELL_MM  # a sticker covers its tower cell; the white rim is the marker's quiet zone
 
@@ -38,7 +38,7 @@ DPI = 300
 A4_MM = (210.0, 297.0)
 MARGIN_MM = 10.0
 SCALE_BAR_MM = 50.0
-MAX_SEATS = 5
+MAX_SEATS = KIT_SEATS
 # A track sticker's inner corner goes on the corner of the block of boxes: the white rim is exactly the gap
 # between marker and block that vision.pirates expects.
 TRACK_STICKER_MM = TRACK_MARKER_MM + 2 * (TRACK_BLOCK_OFFSET_MM - TRACK_MARKER_MM)
@@ -48,11 +48,6 @@ TRAY_MARKERS: tuple[tuple[int, str], ...] = ((20, "top-left"), (21, "top-right")
 TRACK_MARKERS: tuple[tuple[int, str], ...] = ((24, "top-left"), (25, "top-right"), (26, "bottom-right"), (27, "bottom-left"))
 
 _SHORT = {"top-left": "TL", "top-right": "TR", "bottom-right": "BR", "bottom-left": "BL"}
-
-
-def seat_marker_ids(seat: int) -> dict[str, int]:
-    """Tower cell -> marker id for a seat: 4s on A1, 4s+1 on G1, 4s+2 on G7, 4s+3 on A7."""
-    return {tower: 4 * seat + k for k, tower in enumerate(LAYOUT.towers)}
 
 
 def mm_to_px(mm: float, dpi: int = DPI) -> int:

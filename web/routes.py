@@ -25,6 +25,7 @@ from werkzeug.exceptions import HTTPException
 from companion import safejson
 from companion.errors import UserError
 from companion.games import SAINT_MALO, all_games, game_of, get_game
+from companion.layout import KIT_SEATS, seat_marker_ids
 from companion.rules import FACES, SYMBOLS
 from companion.tracker import infer_action
 from web.games_routes import hand_kept_game_on_table, resume_game, set_aside_hand_kept_game, start_from_setup
@@ -492,8 +493,9 @@ def teach_page() -> str:
     layout = {"name": _("Teaching layout"), "index": 0,
               "cells": city_cells(teaching_city(), letters=letters_for(lang()), lang=lang())}
     names = _seat_names()
-    seats = [{"seat": s, "label": _("seat {s} (markers {a}–{b})", s=s, a=4 * s, b=4 * s + 3)
-              + (f" — {names[s]}" if s in names else "")} for s in range(5)]
+    markers = {s: sorted(seat_marker_ids(s).values()) for s in range(KIT_SEATS)}
+    seats = [{"seat": s, "label": _("seat {s} (markers {a}–{b})", s=s, a=ids[0], b=ids[-1])
+              + (f" — {names[s]}" if s in names else "")} for s, ids in markers.items()]
     return render_template("teach.html", layout=layout, seats=seats, has_frame=svc.last_frame is not None,
                            pin_ok=pin_ok())
 

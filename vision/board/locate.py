@@ -23,15 +23,15 @@ from typing import Any, NamedTuple
 import cv2
 import numpy as np
 
-from companion.layout import LAYOUT, SIZE, cell_index
+from companion.layout import KIT_SEATS, LAYOUT, SIZE, TOWER_MARKER_FRACTION, cell_index, seat_marker_ids
 from vision import marker_plane
 from vision.imaging import shrunk_for_warp
 from vision.marker_plane import LocatedPlane, PlaneLayout
 from vision.pirates.geometry import TRACK_LAYOUT
 
-MARKER_FRACTION = 0.7
-TOWER_ORDER: tuple[str, ...] = ("A1", "G1", "G7", "A7")
-SEAT_COUNT = 5
+MARKER_FRACTION = TOWER_MARKER_FRACTION
+TOWER_ORDER: tuple[str, ...] = LAYOUT.towers  # the order of a seat's marker ids (seat_marker_ids)
+SEAT_COUNT = KIT_SEATS
 RECT_CELL_PX = 64  # rectified board = 7 * 64 = 448 px square
 MIN_MARKERS = 2  # each marker gives 4 points: two markers fix the homography
 # A sticker is measured on its board only from most of the printed grid (of 36 crossings), and only where
@@ -125,8 +125,9 @@ def _marker_board_corners(tower_index: int) -> np.ndarray:
 
 def _board_layout(seat: int) -> PlaneLayout:
     """Where seat ``seat``'s markers lie on its board, in cell units (a 7 x 7 plane, A1 top-left)."""
-    origins = {4 * seat + k: (float(c[0, 0]), float(c[0, 1])) for k, c in
-               enumerate(_marker_board_corners(k) for k in range(len(TOWER_ORDER)))}
+    ids = seat_marker_ids(seat)
+    origins = {ids[tower]: (float(c[0, 0]), float(c[0, 1])) for tower, c in
+               zip(TOWER_ORDER, (_marker_board_corners(k) for k in range(len(TOWER_ORDER))), strict=True)}
     return PlaneLayout(width_mm=SIZE, height_mm=SIZE, marker_side_mm=MARKER_FRACTION, marker_origins=origins)
 
 
@@ -213,10 +214,10 @@ def find_boards(
     boards: list[LocatedBoard] = []
     for seat in range(SEAT_COUNT):
         board_pts, frame_pts = [], []
-        for k in range(4):
-            corners = markers.get(4 * seat + k)
+        for k, marker_id in enumerate(seat_marker_ids(seat).values()):
+            corners = markers.get(marker_id)
             if corners is not None:
-                placed = None if stickers is None else stickers.get(4 * seat + k)
+                placed = None if stickers is None else stickers.get(marker_id)
                 board_pts.append(_marker_board_corners(k) if placed is None else placed)
                 frame_pts.append(np.asarray(corners, np.float64).reshape(4, 2))
         if len(board_pts) < MIN_MARKERS:
@@ -259,8 +260,8 @@ def measure_stickers(gray: np.ndarray, board: LocatedBoard, markers: Mapping[int
         return None
     frame_to_board = np.linalg.inv(fit.board_to_frame)
     placed: dict[int, np.ndarray] = {}
-    for k in range(len(TOWER_ORDER)):
-        corners = markers.get(4 * board.seat + k)
+    for k, marker_id in enumerate(seat_marker_ids(board.seat).values()):
+        corners = markers.get(marker_id)
         if corners is None:
             continue
         on_board = cv2.perspectiveTransform(np.asarray(corners, np.float64).reshape(1, 4, 2), frame_to_board)[0]
@@ -271,7 +272,7 @@ def measure_stickers(gray: np.ndarray, board: LocatedBoard, markers: Mapping[int
         turn = int(np.argmin([np.abs(on_board - t).max() for t in turns]))
         off = on_board - turns[turn]
         if np.abs(off).max() <= STICKER_REACH and (turn or np.hypot(*off.mean(axis=0)) > STICKER_SLACK):
-            placed[4 * board.seat + k] = on_board
+            placed[marker_id] = on_board
     return placed
 
 

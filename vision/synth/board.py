@@ -15,14 +15,14 @@ from functools import lru_cache
 import cv2
 import numpy as np
 
-from companion.layout import LAYOUT, SIZE, cell_index
+from companion.layout import LAYOUT, SIZE, TOWER_MARKER_FRACTION, cell_index, seat_marker_ids
 from vision.cells.labels import glyph_for_char
 from vision.marker_plane import marker_image
 from vision.synth.art import BOARD_ART, reference_art_dir
 from vision.synth.drawings import CellPen, Hand, draw_church_bitmap, draw_crate, draw_ghost, draw_symbol
 
-MARKER_FRACTION = 0.7  # marker side / cell side (table-kit.md)
-TOWER_ORDER: tuple[str, ...] = ("A1", "G1", "G7", "A7")  # marker ids 4s, 4s+1, 4s+2, 4s+3
+MARKER_FRACTION = TOWER_MARKER_FRACTION  # marker side / cell side (table-kit.md)
+TOWER_ORDER: tuple[str, ...] = LAYOUT.towers  # marker ids 4s, 4s+1, 4s+2, 4s+3 (seat_marker_ids)
 PRINT_COLOUR = (45, 85, 140)  # BGR of the board's own print (brown)
 
 
@@ -121,7 +121,7 @@ def draw_markers(image: np.ndarray, seat: int, cell_px: int,
     ``placements``: each sticker (in ``TOWER_ORDER``) that far off its place and turned, as a hand sticks it."""
     side = int(round(MARKER_FRACTION * cell_px))
     quiet = max(2, side // 6)
-    for k, tower in enumerate(TOWER_ORDER):
+    for k, (tower, marker_id) in enumerate(seat_marker_ids(seat).items()):
         col, row = cell_index(tower)
         cx, cy = (col + 0.5) * cell_px, (row + 0.5) * cell_px
         dx, dy, turn = (0.0, 0.0, 0.0) if placements is None else placements[k]
@@ -129,10 +129,10 @@ def draw_markers(image: np.ndarray, seat: int, cell_px: int,
             x0, y0 = int(round(cx - side / 2)), int(round(cy - side / 2))
             cv2.rectangle(image, (x0 - quiet, y0 - quiet), (x0 + side + quiet - 1, y0 + side + quiet - 1),
                           (255, 255, 255), -1)
-            image[y0:y0 + side, x0:x0 + side] = marker_image(4 * seat + k, side)[:, :, None]
+            image[y0:y0 + side, x0:x0 + side] = marker_image(marker_id, side)[:, :, None]
             continue
         # The sticker (marker and quiet zone) turned about its centre and laid where the hand put it.
-        sticker = cv2.copyMakeBorder(marker_image(4 * seat + k, side), quiet, quiet, quiet, quiet,
+        sticker = cv2.copyMakeBorder(marker_image(marker_id, side), quiet, quiet, quiet, quiet,
                                      cv2.BORDER_CONSTANT, value=255)
         half = sticker.shape[0] / 2
         to_board = cv2.getRotationMatrix2D((half, half), -turn, 1.0)
