@@ -31,7 +31,7 @@ from vision.dice.geometry import TRAY_LAYOUT
 from vision.dice.reader import DiceReader, floor_in_view
 from vision.imaging import has_colour
 from vision.marker_plane import LocatedPlane, PlaneLayout, detect_markers
-from vision.observation import BoardReading, DieReading, Observation
+from vision.observation import DOUBTFUL_DIE_BELOW, BoardReading, DieReading, Observation
 from vision.pirates.geometry import TRACK_LAYOUT
 from vision.pirates.reader import PirateReader, read_track
 from vision.stability import frame_sharpness
@@ -48,6 +48,7 @@ _STATIC_FRAMES_FOR_REFERENCE = 8
 # Every plane of the kit: one that shows only some of its markers gets a second look for the others.
 KIT_LAYOUTS: tuple[PlaneLayout, ...] = (*BOARD_LAYOUTS, TRAY_LAYOUT, TRACK_LAYOUT)
 _MAX_BOARD_THREADS = 4  # a Pi 4 or 5 has 4 cores; more threads than cores only wait
+GREY_DIE_CONFIDENCE = DOUBTFUL_DIE_BELOW / 2  # the most a die read from a frame without colour is sure of
 # One board's cells as read: city, confidence, uncertain cells, each cell's likeliest readings.
 CellsRead = tuple[list[str], list[list[float]], list[str], dict[str, dict[str, float]]]
 # What one board's cells are read from: (the rectified board, its seat's hand or None, its cells' last
@@ -335,8 +336,13 @@ class TableReader:
                 thumb = _with_cells_of(cached.thumb, thumb, changed)
             self._board_cache[lb.seat] = _ReadBoard(thumb, board, getattr(hands.get(lb.seat), "version", -1), cells)
             boards[slot] = board.with_covered(_names(covered))  # (the cache keeps what lies under it as last read)
-        # A camera that sends no colour misreads dice (``vision.imaging.has_colour``): the table is told.
-        extra: dict[str, Any] = {"sharpness": sharpness, "colourless": not has_colour(frame)}
+        # A camera that sends no colour misreads dice (``vision.imaging.has_colour``): the table is told, and each die,
+        # told apart by its colours, is a guess there: doubted, so that the camera view rings it and the roll is held
+        # longer before it is taken (``vision.stability``).
+        colourless = not has_colour(frame)
+        if colourless and dice:
+            dice = tuple(dataclasses.replace(d, confidence=min(d.confidence, GREY_DIE_CONFIDENCE)) for d in dice)
+        extra: dict[str, Any] = {"sharpness": sharpness, "colourless": colourless}
         pirate_boxes = None
         if track_read is not None:
             pirate_boxes = track_read.boxes

@@ -9,7 +9,7 @@ import numpy as np
 from companion.store import GameStore
 from companion.tracker import Tracker
 from vision.imaging import has_colour
-from vision.observation import Observation
+from vision.observation import DOUBTFUL_DIE_BELOW, Observation
 from vision.pipeline import TableReader
 from vision.synth.table import TableSpec, render_table
 
@@ -24,8 +24,11 @@ def test_a_grey_frame_has_no_colour_and_a_dim_table_still_has():
     noisy = np.clip(grey.astype(np.int16) + np.random.default_rng(1).integers(-2, 3, grey.shape), 0, 255)
     assert not has_colour(noisy.astype(np.uint8))
     reader = TableReader(language="en")
-    assert reader.read_full(frame).extra["colourless"] is False
-    assert reader.read_full(grey).extra["colourless"] is True
+    coloured, colourless = reader.read_full(frame), reader.read_full(grey)
+    assert coloured.extra["colourless"] is False and colourless.extra["colourless"] is True
+    # Dice told apart by their colours are guesses on a grey frame: every one doubted, where in colour they are not.
+    assert colourless.dice and all(d.confidence < DOUBTFUL_DIE_BELOW for d in colourless.dice)
+    assert coloured.dice and all(d.confidence >= DOUBTFUL_DIE_BELOW for d in coloured.dice)
 
 
 def test_the_players_are_told_when_the_camera_sends_no_colour(tmp_path):
