@@ -15,7 +15,9 @@ from PIL import Image, ImageDraw, ImageFont
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ART = "/work/shared/reference-art"
-FONT_DIR = os.path.join(HERE, "fonts")
+# The nine fonts no network of the product learned; `python -m vision.synth.web_fonts` fetches them (npm) as
+# <name>.woff into this folder.
+FONT_DIR = os.environ.get("COMPANION_WEB_FONTS", os.path.expanduser("~/.cache/companion/web-fonts"))
 
 CELL = 28.0          # mm
 MARGIN = 5.0         # board paper beyond the grid, mm
@@ -69,7 +71,7 @@ _font_cache = {}
 def font(name, size):
     key = (name, size)
     if key not in _font_cache:
-        _font_cache[key] = ImageFont.truetype(os.path.join(FONT_DIR, name + "-latin-400-normal.woff"), size)
+        _font_cache[key] = ImageFont.truetype(os.path.join(FONT_DIR, name + ".woff"), size)
     return _font_cache[key]
 
 
@@ -204,7 +206,7 @@ class Pen:
         val = int(255 * (intensity if intensity is not None else rng.uniform(0.82, 1.0)))
         sh = 4
         f = S * (1 << sh)
-        for xi, yi, ri in zip(x, y, rad):
+        for xi, yi, ri in zip(x, y, rad, strict=False):
             cv2.circle(self.m, (int(xi * f), int(yi * f)), max(1, int(ri * f)), val, -1, cv2.LINE_AA, sh)
 
     def poly(self, pts, closed=True, **kw):
@@ -213,7 +215,7 @@ class Pen:
             pts = pts + [pts[0]]
         # a person draws a box as 1-4 strokes: split at corners sometimes
         if len(pts) > 3 and self.rng.random() < 0.5:
-            for a, b in zip(pts[:-1], pts[1:]):
+            for a, b in zip(pts[:-1], pts[1:], strict=False):
                 ext = self.rng.uniform(-0.3, 1.2)
                 a, b = np.array(a, float), np.array(b, float)
                 d = (b - a) / (np.linalg.norm(b - a) + 1e-9)
@@ -250,7 +252,8 @@ def arc(cx, cy, rx, ry, a0, a1, n=48):
 
 # own stroke letters, unit box (0..1, y down; lowercase x-height 0.4..1, descenders to 1.35)
 def glyph_strokes(ch):
-    A = lambda *p: np.array(p, float)
+    def A(*p):
+        return np.array(p, float)
     if ch == "C":
         return [arc(0.55, 0.5, 0.5, 0.5, -50, -310)]
     if ch == "c":
@@ -355,17 +358,24 @@ def draw_text(pen, hand, ch, cx, cy, height, rng):
 
 
 def small_cross(pen, cx, cy, h, rng):
-    j = lambda: rng.normal(0, 0.3)
+    def j():
+        return rng.normal(0, 0.3)
     pen.stroke([(cx + j(), cy - h / 2), (cx + j(), cy + h / 2)], width=pen.w * 0.9)
     pen.stroke([(cx - h * 0.32, cy - h * 0.18 + j()), (cx + h * 0.32, cy - h * 0.18 + j())], width=pen.w * 0.9)
 
 
+STYLE = [None]
+
+
 def draw_symbol(pen, hand, sym, ox, oy, rng, side=None):
-    """Draw symbol `sym` in the cell whose top-left corner is (ox,oy) mm."""
+    """Draw symbol `sym` in the cell whose top-left corner is (ox,oy) mm; STYLE[0] gets the style."""
+    STYLE[0] = None
     cx, cy = ox + CELL / 2 + rng.normal(0, 0.8), oy + CELL / 2 + rng.normal(0, 0.8)
-    j = lambda s=0.5: rng.normal(0, s)
+    def j(s=0.5):
+        return rng.normal(0, s)
     if sym == "W":
         st = rng.choice(hand["wall"])
+        STYLE[0] = str(st)
         e = rng.uniform(9.5, 11.5)
         vertical = side in ("L", "R") and rng.random() < 0.5
         def P(u, v):  # u along the wall, v across
@@ -423,6 +433,7 @@ def draw_symbol(pen, hand, sym, ox, oy, rng, side=None):
             pen.stroke([P(-e + 2 * e * q / k, (-hgt if q % 2 else hgt) * 0.92) for q in range(k + 1)])
     elif sym == "G":
         st = rng.choice(hand["crate"])
+        STYLE[0] = str(st)
         a, b = rng.uniform(8, 11), rng.uniform(6, 9.5)
         if rng.random() < 0.3:
             a, b = b, a
@@ -446,6 +457,7 @@ def draw_symbol(pen, hand, sym, ox, oy, rng, side=None):
                     pen.stroke([(cx - a, y + j(0.3)), (cx + a, y + j(0.3))])
     elif sym == "H":
         st = rng.choice(hand["house"])
+        STYLE[0] = str(st)
         a = rng.uniform(7, 9.5)
         top, bot = cy - rng.uniform(0, 2), cy + rng.uniform(8, 10.5)
         peak = cy - rng.uniform(9, 12)
@@ -469,6 +481,7 @@ def draw_symbol(pen, hand, sym, ox, oy, rng, side=None):
             pen.poly([(wx - w, wy - w), (wx + w, wy - w), (wx + w, wy + w), (wx - w, wy + w)])
     elif sym in "12345":
         st = rng.choice(hand["church"])
+        STYLE[0] = str(st)
         if st == "church":
             a = rng.uniform(6.5, 8.5)
             top, bot, peak = cy - 2, cy + 10.5, cy - 7.5
@@ -498,6 +511,7 @@ def draw_symbol(pen, hand, sym, ox, oy, rng, side=None):
             draw_text(pen, hand, sym, cx, cy, rng.uniform(10, 12.5), rng)
     elif sym in "cspamjn":
         st = rng.choice(hand["circle"])
+        STYLE[0] = str(st)
         r = rng.uniform(8.5, 11)
         rx, ry = r, r
         if st == "oval":
@@ -575,6 +589,7 @@ def board_texture(rng, seat, city, hand, ghosts=True):
     pen = Pen(mask, rng, w, wobble=rng.uniform(0.15, 0.45))
     ghost = np.zeros((n, n), np.uint8)
     gpen = Pen(ghost, rng, w, wobble=0.3)
+    styles = {}
     for r in range(7):
         for c in range(7):
             ch = city[r][c]
@@ -588,6 +603,7 @@ def board_texture(rng, seat, city, hand, ghosts=True):
                     draw_symbol(gpen, hand, gsym, ox, oy, rng, side)
                 continue
             draw_symbol(pen, hand, ch, ox, oy, rng, side)
+            styles["ABCDEFG"[c] + str(r + 1)] = STYLE[0]
     # ink texture: streaks and uneven density
     tex = np.clip(0.88 + lowfreq(rng, n, n, 60, 0.06) + rng.normal(0, 0.04, (n, n)).astype(np.float32), 0.6, 1)
     a = mask.astype(np.float32) / 255 * tex * rng.uniform(0.88, 0.97)
@@ -614,7 +630,7 @@ def board_texture(rng, seat, city, hand, ghosts=True):
     # the board's edge: a thin darker rim of cardboard
     edge = cv2.morphologyEx(alpha, cv2.MORPH_GRADIENT, np.ones((5, 5), np.uint8))
     img = img * (1 - edge[..., None] / 255 * 0.35)
-    return np.clip(img, 0, 255).astype(np.uint8), alpha
+    return np.clip(img, 0, 255).astype(np.uint8), alpha, styles
 
 
 def paste_marker(img, d, mid, cx, cy, side_mm, ang, border_mm=2.2):
@@ -639,7 +655,7 @@ def paste_marker(img, d, mid, cx, cy, side_mm, ang, border_mm=2.2):
 def die_symbols():
     out = {}
     for face in ("log", "crate", "wall", "cross", "head", "swords"):
-        a = np.array(Image.open(os.path.join(ART, "die-%s.png" % face)).convert("RGBA")).astype(np.float32)
+        a = np.array(Image.open(os.path.join(ART, f"die-{face}.png")).convert("RGBA")).astype(np.float32)
         rgb = a[..., :3]
         hsv = cv2.cvtColor(rgb.astype(np.uint8), cv2.COLOR_RGB2HSV)
         h, w = rgb.shape[:2]
@@ -680,7 +696,8 @@ def tray_texture(rng, tw, th, dice_faces, syms, H_local_to_img_nadir, h_cam):
     for face in dice_faces:
         for _ in range(200):
             x, y = rng.uniform(inset * 2 + size * 0.2, tw - inset * 2 - size * 0.2), rng.uniform(size, th - size)
-            if all(math.hypot(x - a, y - b) > size * 1.55 for a, b in placed):
+            if all(math.hypot(x - a, y - b) > size * 1.55 for a, b in placed) and \
+                    all(math.hypot(x - a, y - b) > ms * 0.75 + size * 0.85 for a, b in corners.values()):
                 break
         placed.append((x, y))
         draw_die(img, rng, syms[face], rim + x, rim + y, size, rng.uniform(0, 360), H_local_to_img_nadir(x, y), h_cam)
@@ -743,7 +760,6 @@ def table_surface(rng):
         base = base * rng.uniform(0.9, 1.1, 3)
         ang = rng.choice([0, 90]) + rng.normal(0, 3)
         a = math.radians(ang)
-        u = xx * math.cos(a) + yy * math.sin(a)
         v = -xx * math.sin(a) + yy * math.cos(a)
         warp = lowfreq(rng, h, w, 5, 12)
         # grain: noise stretched along the fibre direction, rotated onto the table
@@ -877,16 +893,18 @@ def lens_distort(img, k1, f, cx, cy):
     yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
     x, y = (xx - cx) / f, (yy - cy) / f
     r2 = x * x + y * y
-    s = 1 + k1 * r2
+    # barrel distortion, rescaled so the frame corners stay in view (no black borders)
+    s = (1 + k1 * r2) / (1 + k1 * ((w / 2 / f) ** 2 + (h / 2 / f) ** 2))
     return cv2.remap(img, (x * s * f + cx).astype(np.float32), (y * s * f + cy).astype(np.float32), cv2.INTER_LINEAR)
 
 
 def distort_points(pts, k1, f, cx, cy):
     p = (np.asarray(pts, float) - (cx, cy)) / f
+    sc = 1 + k1 * ((W_IMG / 2 / f) ** 2 + (H_IMG / 2 / f) ** 2)
     d = p.copy()
-    for _ in range(20):
+    for _ in range(30):
         r2 = (d ** 2).sum(1, keepdims=True)
-        d = p / (1 + k1 * r2)
+        d = p * sc / (1 + k1 * r2)
     return d * f + (cx, cy)
 
 
@@ -957,7 +975,7 @@ def render_table(rng, idx, dice_on, syms):
         if ok:
             break
     else:
-        raise RuntimeError("could not lay out table %d" % idx)
+        raise RuntimeError(f"could not lay out table {idx}")
 
     occupied = np.zeros((H_IMG, W_IMG), np.uint8)
     boards = []
@@ -966,18 +984,17 @@ def render_table(rng, idx, dice_on, syms):
         seat = seats[k]
         hand = HANDS[int(used_hands[k])]
         city = make_city(rng)
-        tex, alpha = board_texture(rng, seat, city, hand)
+        tex, alpha, styles = board_texture(rng, seat, city, hand)
         Hb = Hc @ pose_matrix(bx, by, ba, half)
         wa = composite(scene, tex, alpha, Hb, rng, shadow_mm=rng.uniform(1, 3), shadow_strength=0.35, px_per_mm=ppm)
         occupied[wa > 0.01] = 255
         gc = apply_h(Hb, [(MARGIN * S, MARGIN * S), ((MARGIN + 7 * CELL) * S, MARGIN * S),
                           ((MARGIN + 7 * CELL) * S, (MARGIN + 7 * CELL) * S), (MARGIN * S, (MARGIN + 7 * CELL) * S)])
-        boards.append(dict(seat=int(seat), city=city, hand=hand["name"], grid_corners=gc.tolist(), rotation=round(ba % 360, 1)))
+        boards.append(dict(seat=int(seat), city=city, hand=hand["name"], grid_corners=gc.tolist(), rotation=round(ba % 360, 1), styles=styles))
     dice = None
     if tray is not None:
         tx, ty, tw, th, ta = tray
         dice = [str(rng.choice(["log", "crate", "wall", "cross", "head", "swords"])) for _ in range(5)]
-        rim_guess = 11.0
         a = math.radians(ta)
 
         def nadir_dir(x, y):
@@ -1043,7 +1060,7 @@ def main():
         for i in range(a.tables):
             rng = np.random.default_rng([a.seed, i])
             img, boards, dice, meta = render_table(rng, i, rng.random() < a.dice, syms)
-            name = "table_%03d.png" % i
+            name = f"table_{i:03d}.png"
             cv2.imwrite(os.path.join(a.out, name), img)
             fh.write(json.dumps(dict(image=name, boards=boards, dice=dice, meta=meta)) + "\n")
             fh.flush()
