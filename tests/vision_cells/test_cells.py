@@ -121,9 +121,13 @@ def test_italian_letters(reader):
     rectified = _rectified(city, 6, hand=NEAT, language="it", ghost_rate=0.0)
     read, _, uncertain = CellReader("it").read(rectified)
     assert read == city
-    # A neat G is a C with a bar: the reader may doubt the jugglers (read right all the same), nothing else.
+    # A neat G is a C with a bar: the reader may doubt the jugglers (read right all the same), and now and then an
+    # empty space by the board's edge, nothing else drawn. Over seeds 0-19 stop 68's pair of networks doubted 16
+    # jugglers and 6 empty spaces, stop 70's (taught the other renderer too) 1 and 10; neither more than 2 a board.
     jugglers = {ALL_CELLS[r * SIZE + c] for r in range(SIZE) for c in range(SIZE) if city[r][c] == "j"}
-    assert set(uncertain) <= jugglers, set(uncertain) - jugglers
+    empty = {ALL_CELLS[r * SIZE + c] for r in range(SIZE) for c in range(SIZE) if city[r][c] == "."}
+    assert set(uncertain) <= jugglers | empty, set(uncertain) - jugglers - empty
+    assert len(uncertain) <= 2, uncertain
     # An English table never reads a G in a circle as anybody.
     read_en, _, _ = reader.read(rectified)
     assert all(ch in "#.GWH12345cspamjn" for row in read_en for ch in row)

@@ -373,7 +373,7 @@ def test_the_look_network_reads_only_the_doubtful_cells(tmp_path):
     """With a look network next to the cell network (``look_path_for``), the cells the network still doubts
     after its second look (under ``LOOK_BELOW``) are averaged with the look network's reading; the others are
     left as they were."""
-    rng = np.random.default_rng(12)  # a board with a cell under LOOK_BELOW and three doubtful above it
+    rng = np.random.default_rng(17)  # a board with a cell under LOOK_BELOW and six doubtful above it (stop 70's network)
     board = render_board(random_city(rng, fill=0.9), rng, cell_px=40, seat=0, hand=Hand.random(rng)).image
     alone = tmp_path / "alone"
     looked = tmp_path / "looked"
@@ -454,8 +454,8 @@ def test_a_letter_the_look_network_contradicts_is_doubted(tmp_path):
     assert set(names) <= set(reads["contradicting"][2])
     assert np.all(confidence["contradicting"][letters] < 0.01)
     np.testing.assert_allclose(confidence["before"][letters], np.round(best[letters], 4))
-    # A look network of its own kind mostly agrees: fewer of these cells doubted than with the wall-seer.
-    assert len(set(names) & set(reads["agreeing"][2])) < len(names)
+    # A look network of its own kind agrees far more: every one of these cells surer than with the wall-seer.
+    assert np.all(confidence["agreeing"][letters] > confidence["contradicting"][letters] + 0.3)
     # Cells the network is surer of than AGREEMENT_BELOW are not asked: their confidence is its own.
     sure = [i for i in DRAWABLE_INDEX if best[i] >= AGREEMENT_BELOW]
     np.testing.assert_allclose(confidence["contradicting"][sure], confidence["before"][sure])

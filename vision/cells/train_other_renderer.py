@@ -1,0 +1,172 @@
+"""The shipped cell network taught by boards that another renderer drew: ``vision/synth/other_renderer``.
+
+    .venv/bin/python -m vision.synth.web_fonts        # once: its fonts (npm)
+    .venv/bin/python vision/synth/other_renderer/render.py --out /tmp/other-boards --boards 3000 --seed 11
+    .venv/bin/python -m vision.cells.train_other_renderer /tmp/other-boards --out /tmp/cnn.npz
+    .venv/bin/python -m vision.cells.train_other_renderer /tmp/other-boards --look --epochs 2 --out /tmp/look.npz
+    # then copy both over vision/cells/cnn.npz and look.npz (both from the shipped pair: --init, default cnn.npz)
+
+Why: drawn by our own generator only, the networks learned how that generator draws. Read by them, tables drawn by a
+renderer written apart from ours (``benchmarks/elsewhere``: its own ideas of walls, crates, churches and persons, the
+kit's stickers, its own table and light) had 14 % of their cells misread, where our leave-one-hand-out benchmark said
+4 %: walls drawn as battlements, zigzags or hatching read as crates or as a church 1, a 3-D crate as a 1. A second
+renderer, written apart from both by someone who saw neither (only the shared rules, kit and reference pictures),
+draws these training boards (``vision/synth/other_renderer/README.md``); the benchmark's renderer is never trained on.
+
+Each of its photos goes the product's way: the board found by its markers (``find_boards``), rectified, moved a
+little as a slightly wrong homography would, cut into cells (``cell_crops``): the very crops a camera frame gives.
+The shipped network goes on from its own weights over these cells and as many of the generator's (every family, the
+first hands and the training pool, so that it keeps what it knew), at the lower peak rate of a resumed fit. Its
+temperature and doubt thresholds stay the file's: they were fitted on hands the networks never saw
+(``train_hands.calibrate``), and no network without a family has seen these boards. The look network is taught the
+same way (``--look``): a letter's sureness is the two networks' agreement, and a cell network taught alone disagreed
+with the look network on every letter of a hard board of ours.
+
+Measured (stop 70, 2026-12-03) on ``benchmarks/bench_elsewhere.py``'s 40 tables (the other, never-trained-on
+renderer; 5,125 cells), cell network alone: stop 68's 14.1 % misread, 0.64 % without doubt; taught with the
+generator's cells once an epoch (2 epochs) 10.3 % / 0.43 %, and neat boards of ours had their empty outer spaces
+doubted; three times 10.9 % / 0.29 %, still; six times 11.5 % / 0.33 %; six times over 3 epochs (the default)
+11.3 % / 0.23 %, our own new hands (``bench_hands --new-hands``) 2.89 % as before. hardware.md §2 has the figures
+of the pair as shipped.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import time
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+
+import numpy as np
+
+from vision.cells.cnn import CNN_PATH, trained_on_families
+from vision.cells.labels import GLYPH_CLASSES, glyph_for_char
+
+# What a network file's ``trained_on`` says for these boards.
+OTHER_RENDERER = "other_renderer"
+JITTER_PX = 1.2  # as the generator's boards (``dataset.photographed_board``)
+# Its drawings that are not what table-kit.md describes (a head-and-shoulders figure for a person, a letter without
+# its circle, tally marks for a church's size, a wall as one line along the board's edge, which is the board's own
+# print on an empty space): not learned here. Learned, the edge line had neat boards' empty outer spaces doubted.
+UNLEARNED_STYLES = ("bust", "letter_only", "cross_tally", "edge_line")
+NOT_LEARNED = -1
+
+
+def _unlearned(style: str) -> bool:
+    return style.split("|")[0].rsplit(".", 1)[-1] in UNLEARNED_STYLES  # "person.bust|font:handlee"
+
+
+def _board_crops(job: tuple[Path, list[dict], int]) -> tuple[np.ndarray, np.ndarray, int]:
+    """(crops, labels, boards not found) of the photos in one part."""
+    import cv2
+
+    from vision.board.locate import find_boards
+    from vision.cells.dataset import SPACE_INDEX, jitter_rectified
+    from vision.cells.features import cell_crops
+
+    folder, lines, seed = job
+    rng = np.random.default_rng(seed)
+    crops, labels, lost = [], [], 0
+    for line in lines:
+        photo = cv2.imread(str(folder / line["image"]))
+        found = [] if photo is None else [b for b in find_boards(photo) if b.seat == line["seat"]]
+        if not found:
+            lost += 1
+            continue
+        crops.append(cell_crops(jitter_rectified(found[0].rectified, rng, JITTER_PX))[list(SPACE_INDEX)])
+        city, styles = line["city"], line.get("styles", {})
+        labels += [NOT_LEARNED if _unlearned(styles.get(f"{'ABCDEFG'[i % 7]}{i // 7 + 1}", ""))
+                   else GLYPH_CLASSES.index(glyph_for_char(city[i // 7][i % 7], "en")) for i in SPACE_INDEX]
+    if not crops:
+        return np.zeros((0, 1, 1), np.float16), np.zeros(0, np.int8), lost
+    return np.concatenate(crops).astype(np.float16), np.array(labels, np.int8), lost
+
+
+def other_renderer_cells(folder: Path, workers: int = 2, seed: int = 0) -> tuple[np.ndarray, np.ndarray]:
+    """The cells of every photo in ``folder`` (``truth.jsonl`` beside them), kept in ``folder/cells.npz``."""
+    kept = folder / "cells.npz"
+    if kept.is_file():
+        with np.load(kept) as d:
+            return d["x"], d["y"]
+    lines = [json.loads(t) for t in (folder / "truth.jsonl").read_text().splitlines() if t.strip()]
+    parts = [(folder, lines[k::workers * 4], seed + k) for k in range(workers * 4)]
+    t0 = time.perf_counter()
+    with ProcessPoolExecutor(max_workers=workers) as pool:
+        done = list(pool.map(_board_crops, parts))
+    x = np.concatenate([d[0] for d in done if len(d[1])])
+    y = np.concatenate([d[1] for d in done])
+    print(f"{len(lines)} photos, {sum(d[2] for d in done)} boards not found, {len(y)} cells "
+          f"({time.perf_counter() - t0:.0f} s)", flush=True)
+    np.savez(kept, x=x, y=y)
+    return x, y
+
+
+def _split(x: np.ndarray, y: np.ndarray, share: float, rng: np.random.Generator) -> tuple[np.ndarray, ...]:
+    """Train / validation by whole boards (``SPACE_INDEX``'s cells each, in order)."""
+    from vision.cells.dataset import SPACE_INDEX
+
+    per = len(SPACE_INDEX)
+    order = rng.permutation(len(y) // per)
+    n_val = max(1, int(round(len(order) * share)))
+    cells = order[:, None] * per + np.arange(per)
+    return x[cells[n_val:].ravel()], y[cells[n_val:].ravel()], x[cells[:n_val].ravel()], y[cells[:n_val].ravel()]
+
+
+def main(argv: list[str] | None = None) -> int:
+    from vision.cells.train_hands import CLASSIC, POOL, RESUME_MAX_LR, family_cells
+    from vision.synth.hands import FAMILY_NAMES
+
+    parser = argparse.ArgumentParser(description="Teach the shipped cell network the other renderer's boards.")
+    parser.add_argument("boards", type=Path, help="a folder of the other renderer's photos and truth.jsonl")
+    parser.add_argument("--out", type=Path, required=True, help="the network file written (the shipped one is read)")
+    parser.add_argument("--init", type=Path, default=CNN_PATH)
+    parser.add_argument("--look", action="store_true", help="the look network beside --init (its wider channels)")
+    parser.add_argument("--generator-boards", type=int, default=150,
+                        help="boards of each family and of the first hands, and 4 times as many of the pool")
+    parser.add_argument("--epochs", type=int, default=3)
+    parser.add_argument("--generator-weight", type=int, default=6,
+                        help="the generator's cells are learned this many times an epoch (1 or 3: 64,000 beside "
+                        "132,000 of the other renderer had neat boards' empty outer spaces doubted)")
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--threads", type=int, default=2)
+    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--cache", type=Path, default=Path("/tmp/companion-cells"))
+    args = parser.parse_args(argv)
+
+    from vision.cells.reader import look_path_for
+    from vision.cells.train_cnn import CHANNELS, train_on
+    from vision.cells.train_hands import LOOK_CHANNELS
+
+    if args.look:
+        args.init = look_path_for(args.init)
+
+    other_x, other_y = other_renderer_cells(args.boards, args.workers, args.seed)
+    ours = family_cells((*FAMILY_NAMES, CLASSIC), args.generator_boards, args.seed + 7, args.cache, args.workers)
+    ours.update(family_cells((POOL,), 4 * args.generator_boards, args.seed + 7, args.cache, args.workers))
+    rng = np.random.default_rng(args.seed)
+    parts = [_split(x, y, 0.04, rng) for x, y in [(other_x, other_y), *ours.values()]]
+    train_x, train_y, val_x, val_y = (np.concatenate([p[k] for p in parts]) for k in range(4))
+    # The generator's cells again and again, so that the network keeps as sure of what it read well.
+    ours_x, ours_y = np.concatenate([p[0] for p in parts[1:]]), np.concatenate([p[1] for p in parts[1:]])
+    train_x = np.concatenate([train_x, *[ours_x] * (args.generator_weight - 1)])
+    train_y = np.concatenate([train_y, *[ours_y] * (args.generator_weight - 1)])
+    learned, checked = train_y != NOT_LEARNED, val_y != NOT_LEARNED
+    train_x, train_y, val_x, val_y = train_x[learned], train_y[learned], val_x[checked], val_y[checked]
+    with np.load(args.init) as d:
+        kept = {k: d[k] for k in d.files if k == "temperature" or k.startswith("uncertain_below")}
+    sources = tuple(dict.fromkeys((*trained_on_families(args.init), *ours, OTHER_RENDERER)))
+    print(f"fit: {len(train_y)} cells ({int(np.sum(other_y != NOT_LEARNED))} of the other renderer), "
+          f"from {args.init.name}", flush=True)
+    train_on(train_x, train_y.astype(np.int64), val_x, val_y.astype(np.int64), out=args.out, epochs=args.epochs,
+             seed=args.seed, threads=args.threads, temperature=float(kept["temperature"]), trained_on=sources,
+             init=args.init, max_lr=RESUME_MAX_LR, channels=LOOK_CHANNELS if args.look else CHANNELS)
+    with np.load(args.out) as d:
+        arrays = {k: d[k] for k in d.files}
+    np.savez_compressed(args.out, **{**arrays, **kept})  # the calibration fitted on hands never seen
+    print(f"kept {sorted(kept)} from {args.init.name}", flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
