@@ -1,10 +1,14 @@
-"""debug: contact sheet of single cells per style (unwarped), for eyeballing."""
+"""debug: contact sheet of single cells per style (unwarped), for eyeballing.
+
+    python vision/synth/other_renderer/sheet.py OUT.png [SEED]
+"""
+import os
 import sys
 
 import cv2
 import numpy as np
 
-sys.path.insert(0, '/tmp/renderer_b')
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import render as R
 
 fonts = R.FontBank()
