@@ -18,11 +18,10 @@ Each of its photos goes the product's way: the board found by its markers (``fin
 little as a slightly wrong homography would, cut into cells (``cell_crops``): the very crops a camera frame gives.
 The shipped network goes on from its own weights over these cells and the generator's (every family, the first
 hands and the training pool, each cell six times an epoch: ``--generator-weight``, so that it keeps what it knew), at
-the lower peak rate of a resumed fit. Its
-temperature and doubt thresholds stay the file's: they were fitted on hands the networks never saw
-(``train_hands.calibrate``), and no network without a family has seen these boards. The look network is taught the
-same way (``--look``): a letter's sureness is the two networks' agreement, and a cell network taught alone disagreed
-with the look network on every letter of a hard board of ours.
+the lower peak rate of a resumed fit. Its temperature and doubt thresholds stay the file's: they were fitted on hands
+the networks never saw (``train_hands.calibrate``), and no network without a family has seen these boards. The look
+network is taught the same way (``--look``): a letter's sureness is the two networks' agreement, and a cell network
+taught alone disagreed with the look network on every letter of a hard board of ours.
 
 Measured (stop 70, 2026-12-03) on ``benchmarks/bench_elsewhere.py --seed 1``'s 40 tables (the other renderer, never
 trained on; 5,125 cells; they chose the recipe, so seed 2's figure is the one to quote), cell network alone: stop 68's
