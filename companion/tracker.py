@@ -297,6 +297,7 @@ class Tracker:
         self.last_boards: dict[int, dict[str, Any]] = {}
         self.doubled_seats: list[int] = []  # seats whose stickers the camera sees on two boards: neither is read
         self.colourless_camera = False  # the camera's last frame had no colour: the dice may be misread
+        self.light_tray_floor = False  # the tray's floor is nearly as light as the dice: dice may be missed
         self.pending: dict[str, Any] | None = None   # a drawing that has not settled yet
         self.ignored_diff: list[dict[str, str]] | None = None  # the drawing an undo took back
         self.aliases: dict[tuple[int, str], tuple[str, str]] = {}  # (seat, cell) -> (read, truth)
@@ -546,6 +547,8 @@ class Tracker:
                                                 "reading": board}
             self.doubled_seats = sorted(int(s) for s in (getattr(obs, "extra", None) or {}).get("doubled_seats", ()))
             self.colourless_camera = bool((getattr(obs, "extra", None) or {}).get("colourless"))
+            if "tray_floor_light" in (getattr(obs, "extra", None) or {}):  # (absent: the tray not read; as it was)
+                self.light_tray_floor = bool(obs.extra["tray_floor_light"])
             if obs.pirate_boxes is not None and obs.pirate_boxes != self.seen_pirate_boxes:
                 self.seen_pirate_boxes = int(obs.pirate_boxes)
                 changed = True
@@ -892,6 +895,9 @@ class Tracker:
         if self.colourless_camera:
             warnings.append("The camera sends no colour, and the dice are told apart by their colours: check each "
                             "roll the dashboard shows, and use a colour camera or turn its colour back on.")
+        if self.light_tray_floor:
+            warnings.append("The dice tray's floor is nearly as light as the dice, so the camera may miss dice on it: "
+                            "check each roll the dashboard shows, or roll on a darker floor (felt, dark wood, black).")
         expected = int(self._state_json().get("pirate_boxes", 0))
         if self.seen_pirate_boxes is not None and self.seen_pirate_boxes != expected and self.pending is None:
             warnings.append(f"The pirate track shows {self.seen_pirate_boxes} marked boxes; the game counts {expected}.")

@@ -28,7 +28,7 @@ from vision.board.thumbnail import THUMB_CHANGE, board_thumb, cells_within_reach
 from vision.cells.cnn import single_threaded_blas
 from vision.cells.reader import DRAWABLE_INDEX
 from vision.dice.geometry import TRAY_LAYOUT
-from vision.dice.reader import DiceReader, floor_in_view
+from vision.dice.reader import NEAR_WHITE_FLOOR_FROM, DiceReader, floor_in_view
 from vision.imaging import has_colour
 from vision.marker_plane import LocatedPlane, PlaneLayout, detect_markers
 from vision.observation import DOUBTFUL_DIE_BELOW, BoardReading, DieReading, Observation
@@ -343,6 +343,11 @@ class TableReader:
         if colourless and dice:
             dice = tuple(dataclasses.replace(d, confidence=min(d.confidence, GREY_DIE_CONFIDENCE)) for d in dice)
         extra: dict[str, Any] = {"sharpness": sharpness, "colourless": colourless}
+        # A tray floor nearly as light as the dice loses dice (``NEAR_WHITE_FLOOR_FROM``): the table is told. Its last
+        # read's (a tray kept unchanged is the same floor).
+        lightness = getattr(self.dice_reader, "floor_lightness", None) if tray_plane is not None else None
+        if lightness is not None:
+            extra["tray_floor_light"] = lightness >= NEAR_WHITE_FLOOR_FROM
         pirate_boxes = None
         if track_read is not None:
             pirate_boxes = track_read.boxes

@@ -368,9 +368,9 @@ def test_a_pen_lying_on_a_board_and_a_camera_without_colour_are_told_on_the_open
     page = open_live(browser, server)
     start = tuple(empty_city())
 
-    def seen(covered: tuple[str, ...], colourless: bool = False) -> Observation:
+    def seen(covered: tuple[str, ...], colourless: bool = False, light_floor: bool = False) -> Observation:
         return Observation(boards=(BoardReading(0, start, SURE).with_covered(covered), BoardReading(1, start, SURE)),
-                           extra={"colourless": colourless})
+                           extra={"colourless": colourless, "tray_floor_light": light_floor})
 
     server.tracker.observe(seen(()))
     # A pen put down across Anke's board: the open page says where, and what to do.
@@ -383,6 +383,12 @@ def test_a_pen_lying_on_a_board_and_a_camera_without_colour_are_told_on_the_open
     shoot(page, "camera-without-colour")
     server.tracker.observe(seen(()))
     page.locator("p.warning", has_text="no colour").wait_for(state="detached")
+    # A tray floor nearly as light as the dice: told, with what to do, and gone once the floor is darker.
+    server.tracker.observe(seen((), light_floor=True))
+    page.locator("p.warning", has_text="The dice tray's floor is nearly as light as the dice").wait_for()
+    shoot(page, "tray-floor-light")
+    server.tracker.observe(seen(()))
+    page.locator("p.warning", has_text="nearly as light").wait_for(state="detached")
     assert not_reloaded(page)
 
 

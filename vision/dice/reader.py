@@ -312,6 +312,25 @@ def sticker_white(floor: np.ndarray, view: TrayView = REFERENCE_VIEW) -> np.ndar
     return np.median(np.array(whitest), axis=0)
 
 
+# A floor at least this light against the stickers' white paper (``floor_lightness``) is nearly as light as the dice,
+# and the players are told (the tracker's warning; hardware.md §1 asks for a floor visibly darker than the dice). On the
+# trays of the renderer written apart from ours (``benchmarks/bench_elsewhere.py``, seeds 1-3, 2026-12-03) the floors
+# under 0.4 of the white lost 1 die of 210, those at 0.83-1.02 of it 99 of 210 (40 of those 42 trays from 0.87 on). Our
+# generator's lightest floors, which read (beige, light grey 0.64-0.73, cream 0.72-0.81: 45 of 45 dice; pale grey
+# 0.78-0.82: 43 of 45), stay under it.
+NEAR_WHITE_FLOOR_FROM = 0.85
+
+
+def floor_lightness(floor: np.ndarray, view: TrayView = REFERENCE_VIEW) -> float | None:
+    """How light a rectified tray ``floor`` is: the median of its darkest channel off the stickers, as a share of the
+    stickers' white (``sticker_white``, the white paper under the same light); None when that cannot be measured."""
+    white = sticker_white(floor, view)
+    if white is None or float(white.min()) < 1.0:
+        return None
+    darkest = darkest_channel(floor)
+    return float(np.median(darkest[_off_stickers(darkest.shape, view) > 0])) / float(white.min())
+
+
 def balanced_to_stickers(image: np.ndarray, floor: np.ndarray, view: TrayView = REFERENCE_VIEW) -> np.ndarray:
     """``image`` (the tray, or the tray and what lies around it) with its colour channels evened so that the stickers'
     white on ``floor`` (the tray's own floor in ``image``) is grey again: the dice are told from the floor by being
@@ -1271,6 +1290,7 @@ class DiceReader:
         """Another table: nothing remembered of the last tray and dice."""
         self.tray_mm: tuple[float, float] | None = None
         self.sides_measured: deque[float] = deque(maxlen=DICE_SIDES_REMEMBERED)
+        self.floor_lightness: float | None = None  # the last tray's (``floor_lightness``)
 
     def dice_side(self, measured: float | None) -> float | None:
         """The dice's side (mm) to read this frame with: the median of the last DICE_SIDES_REMEMBERED
@@ -1323,7 +1343,9 @@ class DiceReader:
         """The dice of the tray ``plane`` locates in ``frame``: the floor rectified with SURROUND_MM more on
         every side, where a die by the wall may show its top (``top_beyond_floor``)."""
         view, surround, margin = self.view_surround(frame, plane)
-        return self._read(surround[margin:-margin, margin:-margin], surround, margin, view)
+        floor = surround[margin:-margin, margin:-margin]
+        self.floor_lightness = floor_lightness(floor, view)  # (what the table is told: ``NEAR_WHITE_FLOOR_FROM``)
+        return self._read(floor, surround, margin, view)
 
     def view_surround(self, frame: np.ndarray, plane: LocatedPlane) -> tuple[TrayView, np.ndarray, int]:
         """(the view its dice are read in, the floor and SURROUND_MM beyond it rectified in that view and

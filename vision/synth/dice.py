@@ -310,6 +310,8 @@ FLOORS: dict[str, tuple[float, float, float]] = {
     "purple": (0.45, 0.18, 0.35),
     "teal": (0.45, 0.45, 0.10),
     "brown": (0.12, 0.20, 0.30),
+    # Not a floor to roll on (hardware.md §1: as light as the dice), nor trained on: the one the table is warned of.
+    "white paper": (0.92, 0.92, 0.91),
 }
 
 
