@@ -545,10 +545,11 @@ class Tracker:
                                                 "unseen": list(getattr(board, "unseen", None) or ()),
                                                 "covered": list(getattr(board, "covered", None) or ()),
                                                 "reading": board}
-            self.doubled_seats = sorted(int(s) for s in (getattr(obs, "extra", None) or {}).get("doubled_seats", ()))
-            self.colourless_camera = bool((getattr(obs, "extra", None) or {}).get("colourless"))
-            if "tray_floor_light" in (getattr(obs, "extra", None) or {}):  # (absent: the tray not read; as it was)
-                self.light_tray_floor = bool(obs.extra["tray_floor_light"])
+            extra = getattr(obs, "extra", None) or {}
+            self.doubled_seats = sorted(int(s) for s in extra.get("doubled_seats", ()))
+            self.colourless_camera = bool(extra.get("colourless"))
+            if "tray_floor_light" in extra:  # (absent: the tray not read; as it was)
+                self.light_tray_floor = bool(extra["tray_floor_light"])
             if obs.pirate_boxes is not None and obs.pirate_boxes != self.seen_pirate_boxes:
                 self.seen_pirate_boxes = int(obs.pirate_boxes)
                 changed = True

@@ -13,7 +13,8 @@ from companion.layout import ALL_CELLS
 from vision.board.dataset import photograph
 from vision.cells.dataset import SPACE_INDEX
 from vision.cells.labels import GLYPH_CLASSES, glyph_for_char
-from vision.cells.train_other_renderer import NOT_LEARNED, _split, _unlearned, other_renderer_cells
+from vision.cells.train_hands import split_by_board
+from vision.cells.train_other_renderer import NOT_LEARNED, _unlearned, other_renderer_cells
 from vision.synth.board import render_board
 
 CITY = ["#WW.WW#", "WGGHc1.", "WG2sp.W", ".Ga3m.W", "W.4jn5.", "HG.H.c.", "#WW.W.#"]
@@ -55,7 +56,7 @@ def test_validation_takes_whole_boards():
     per = len(SPACE_INDEX)
     x = np.arange(10 * per, dtype=np.float32)[:, None, None]
     y = np.repeat(np.arange(10), per)  # each board's cells carry its number
-    train_x, train_y, val_x, val_y = _split(x, y, 0.2, np.random.default_rng(0))
+    train_x, train_y, val_x, val_y = split_by_board(x, y, 0.2, np.random.default_rng(0))
     assert len(val_y) == 2 * per and len(train_y) == 8 * per
     assert not set(val_y) & set(train_y)
     assert sorted(np.unique(val_y)) == sorted({int(v) for v in val_x.ravel() // per})

@@ -103,19 +103,8 @@ def other_renderer_cells(folder: Path, workers: int = 2, seed: int = 0) -> tuple
     return x, y
 
 
-def _split(x: np.ndarray, y: np.ndarray, share: float, rng: np.random.Generator) -> tuple[np.ndarray, ...]:
-    """Train / validation by whole boards (``SPACE_INDEX``'s cells each, in order)."""
-    from vision.cells.dataset import SPACE_INDEX
-
-    per = len(SPACE_INDEX)
-    order = rng.permutation(len(y) // per)
-    n_val = max(1, int(round(len(order) * share)))
-    cells = order[:, None] * per + np.arange(per)
-    return x[cells[n_val:].ravel()], y[cells[n_val:].ravel()], x[cells[:n_val].ravel()], y[cells[:n_val].ravel()]
-
-
 def main(argv: list[str] | None = None) -> int:
-    from vision.cells.train_hands import CLASSIC, POOL, RESUME_MAX_LR, family_cells
+    from vision.cells.train_hands import CLASSIC, POOL, RESUME_MAX_LR, family_cells, split_by_board
     from vision.synth.hands import FAMILY_NAMES
 
     parser = argparse.ArgumentParser(description="Teach the shipped cell network the other renderer's boards.")
@@ -146,7 +135,7 @@ def main(argv: list[str] | None = None) -> int:
     ours = family_cells((*FAMILY_NAMES, CLASSIC), args.generator_boards, args.seed + 7, args.cache, args.workers)
     ours.update(family_cells((POOL,), 4 * args.generator_boards, args.seed + 7, args.cache, args.workers))
     rng = np.random.default_rng(args.seed)
-    parts = [_split(x, y, 0.04, rng) for x, y in [(other_x, other_y), *ours.values()]]
+    parts = [split_by_board(x, y, 0.04, rng) for x, y in [(other_x, other_y), *ours.values()]]
     train_x, train_y, val_x, val_y = (np.concatenate([p[k] for p in parts]) for k in range(4))
     # The generator's cells again and again, so that the network keeps as sure of what it read well.
     ours_x, ours_y = np.concatenate([p[0] for p in parts[1:]]), np.concatenate([p[1] for p in parts[1:]])
