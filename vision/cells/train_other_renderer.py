@@ -41,6 +41,7 @@ from pathlib import Path
 
 import numpy as np
 
+from companion.layout import ALL_CELLS
 from vision.cells.cnn import CNN_PATH, trained_on_families
 from vision.cells.labels import GLYPH_CLASSES, glyph_for_char
 
@@ -77,7 +78,7 @@ def _board_crops(job: tuple[Path, list[dict], int]) -> tuple[np.ndarray, np.ndar
             continue
         crops.append(cell_crops(jitter_rectified(found[0].rectified, rng, JITTER_PX))[list(SPACE_INDEX)])
         city, styles = line["city"], line.get("styles", {})
-        labels += [NOT_LEARNED if _unlearned(styles.get(f"{'ABCDEFG'[i % 7]}{i // 7 + 1}", ""))
+        labels += [NOT_LEARNED if _unlearned(styles.get(ALL_CELLS[i], ""))
                    else GLYPH_CLASSES.index(glyph_for_char(city[i // 7][i % 7], "en")) for i in SPACE_INDEX]
     if not crops:
         return np.zeros((0, 1, 1), np.float16), np.zeros(0, np.int8), lost
