@@ -9,6 +9,9 @@
    look a die short. A die whose symbol is not seen falls back to splitting its blob and the camera's
    lean measured on the others.
 4. The top face is cut out around its symbol and classified from colour and shape features.
+
+On a floor nearly as light as the dice, where their white hardly stands out, the dice are also found by their
+symbols alone (``dice_by_symbols``), and so read when the blobs miss them.
 """
 
 from __future__ import annotations
@@ -102,6 +105,9 @@ class DieBlob:
     # through a gap walled in by the dice, or the die's own faint symbol beside such a gap): read too, and the
     # surer of the two readings kept (``DiceReader._read``).
     rival: tuple[float, float] | None = None
+    # A die found by its symbol on a light floor (``dice_by_symbols``) with little white around the mark: perhaps a
+    # shadow's piece, not a symbol.
+    little_white: bool = False
 
 
 # A marker's outline as the detector gives it lies about 0.3 px inside the printed square (its threshold
@@ -1046,6 +1052,128 @@ def segment_dice(tray: np.ndarray, view: TrayView = REFERENCE_VIEW, levels: Floo
     return blobs
 
 
+# On a floor nearly as light as the dice the dice's white hardly stands out from it, and the blobs ``segment_dice``
+# starts from break up, vanish or take in the floor: from SYMBOLS_FIRST_FROM (``floor_lightness``) the dice are also
+# looked for by their symbols (``dice_by_symbols``), the one thing on such a floor much darker than the white within
+# reach, and those found so are read when the blobs miss any of them (``DiceReader.surround_faces``). 0.75 takes in
+# the floors that lost dice on the renderer written apart from ours (0.83 and up) with room, and the lightest floors
+# of our generator, which their blobs read (cream, pale grey): there the blobs are kept, each at a symbol.
+SYMBOLS_FIRST_FROM = 0.8
+# A mark is a symbol when its darkest tenth lies under LIGHT_FLOOR_SYMBOL_DEPTH of the white around it (MAX_SYMBOL_DEPTH:
+# a die's shaded side stays above it) and it is at most LIGHT_FLOOR_SYMBOL_LONG dice long (on our generator's 'white
+# paper' floor, never trained on, seeds 1000-1007 and 2000-2007, every symbol was 0.59-1.00 long).
+LIGHT_FLOOR_SYMBOL_DEPTH = MAX_SYMBOL_DEPTH
+LIGHT_FLOOR_SYMBOL_LONG = 1.05
+# A die's axes are read from the edges around its symbol, between these distances from its middle (die sides): the
+# top face's own outline and the sides' (the symbol's edges, nearer, turn with the symbol's drawing, not the die).
+_AXES_RING = (0.3, 0.75)
+# A mark too long for a symbol is looked into again at levels this much darker a step (``_symbol_marks``).
+_DEEPER_BY = 0.05
+# A die's shadow is dark too, and cut off from the die at a darker level it breaks into marks as short as a symbol.
+# What tells them apart is the white just around the mark (``_white_around``: within _AROUND_PX, at _AROUND_WHITE of
+# the white within reach or more): a symbol lies in its top face's white, a shadow between the floor and the die's
+# shaded side. On our generator's 'white paper' floor (seeds 3000-3019, 16 mm dice, and 7000-7019, 14 mm) all 200
+# symbols had 0.6 of it white or more (197 of them 0.8), 141 of the 170 shadow pieces less than 0.6. Marks are
+# taken whitest around first; under AROUND_WHITE_AT_LEAST none is a symbol, under AROUND_WHITE_SURE a die found
+# there is doubtful (``DieBlob.little_white``).
+_AROUND_PX = 4
+_AROUND_WHITE = 0.85
+AROUND_WHITE_AT_LEAST = 0.15
+AROUND_WHITE_SURE = 0.5
+# Two marks nearer than this (die sides) are one die's symbol and its shadow: two dice's symbols lie a side apart at
+# least (their tops do not overlap), a shadow's pieces 0.62-1.08 of a side from the symbol. Under a side: the die's
+# size may be unmeasured on such a floor (``measure_die`` needs its blobs), and 14 mm dice are then 0.875 of DIE_PX.
+SHADOW_REACH = 0.85
+
+
+def die_axes(gray: np.ndarray, centre: tuple[float, float]) -> float:
+    """The die's axes (degrees modulo 90, as ``cv2.minAreaRect`` turns them) around a top face's ``centre``: the
+    direction the grey level's edges there agree on, each edge weighted by its strength, fourfold symmetric."""
+    reach = int(_AXES_RING[1] * DIE_PX) + 2
+    height, width = gray.shape
+    cx, cy = centre
+    x0, x1 = max(0, int(cx) - reach), min(width, int(cx) + reach + 1)
+    y0, y1 = max(0, int(cy) - reach), min(height, int(cy) + reach + 1)
+    if x1 - x0 < 3 or y1 - y0 < 3:
+        return 0.0
+    patch = cv2.GaussianBlur(gray[y0:y1, x0:x1].astype(np.float32), (3, 3), 0)
+    gx = cv2.Sobel(patch, cv2.CV_32F, 1, 0)
+    gy = cv2.Sobel(patch, cv2.CV_32F, 0, 1)
+    ys, xs = np.mgrid[y0:y1, x0:x1]
+    distance = np.hypot(xs - cx, ys - cy) / DIE_PX
+    weight = np.hypot(gx, gy) * ((distance > _AXES_RING[0]) & (distance < _AXES_RING[1]))
+    turn = complex((weight * np.exp(4j * np.arctan2(gy, gx))).sum())
+    return float(np.degrees(np.angle(turn)) / 4.0) % 90.0
+
+
+def _symbol_marks(ink: np.ndarray, relative: np.ndarray, marks: list[tuple[float, float, float]],
+                  level: float = INK_DARK, origin: tuple[int, int] = (0, 0)) -> None:
+    """Append to ``marks`` (white around it: ``_white_around``, x, y) each mark of ``ink`` (uint8 mask of ``relative`` under ``level``) that is a
+    symbol by ``dice_by_symbols``' bounds. A mark too long is looked into again at ever darker levels (``_DEEPER_BY``
+    a step) down to its own darkest tenth: a symbol joined by its paler edge to the die's shaded side or its shadow
+    (on the renderer written apart from ours, 2 heads of 5 and most crosses on light floors) comes apart from them."""
+    n, labels, stats, centres = cv2.connectedComponentsWithStats(ink, connectivity=8)
+    for j in range(1, n):
+        x, y, w, h, area = (int(v) for v in stats[j])
+        if area < MIN_SYMBOL_PX:
+            continue
+        own = labels[y:y + h, x:x + w] == j
+        darkness = relative[y:y + h, x:x + w][own]
+        depth = float(np.partition(darkness, len(darkness) // 10)[len(darkness) // 10])
+        if depth > LIGHT_FLOOR_SYMBOL_DEPTH:
+            continue
+        (_, _), (rw, rh), _ = cv2.minAreaRect(cv2.findNonZero(own.view(np.uint8)))
+        if max(rw, rh) <= LIGHT_FLOOR_SYMBOL_LONG * DIE_PX:
+            marks.append((_white_around(relative, own, x, y), origin[0] + float(centres[j][0]),
+                          origin[1] + float(centres[j][1])))
+        elif level - _DEEPER_BY > depth:
+            deeper = level - _DEEPER_BY
+            core = (own & (relative[y:y + h, x:x + w] < deeper)).view(np.uint8)
+            _symbol_marks(core, relative[y:y + h, x:x + w], marks, deeper, (origin[0] + x, origin[1] + y))
+
+
+def _white_around(relative: np.ndarray, own: np.ndarray, x: int, y: int) -> float:
+    """The share of the pixels just around a mark (``own``, its mask at (x, y) in ``relative``) that are white."""
+    r = _AROUND_PX
+    h, w = relative.shape
+    x0, y0, x1, y1 = max(0, x - r), max(0, y - r), min(w, x + own.shape[1] + r), min(h, y + own.shape[0] + r)
+    mask = np.zeros((y1 - y0, x1 - x0), np.uint8)
+    mask[y - y0:y - y0 + own.shape[0], x - x0:x - x0 + own.shape[1]] = own
+    ring = cv2.dilate(mask, np.ones((2 * r + 1, 2 * r + 1), np.uint8)) > cv2.dilate(mask, np.ones((3, 3), np.uint8))
+    around = relative[y0:y1, x0:x1][ring]
+    return float((around >= _AROUND_WHITE).mean()) if around.size else 0.0
+
+
+def dice_by_symbols(tray: np.ndarray, view: TrayView = REFERENCE_VIEW) -> list[DieBlob]:
+    """The dice of a rectified tray whose floor is nearly as light as they are (``SYMBOLS_FIRST_FROM``): a top face
+    at each symbol, the darkest marks against the white within reach (the dice's, or the floor's as light), those
+    deep and short enough for a symbol (``LIGHT_FLOOR_SYMBOL_DEPTH``, ``LIGHT_FLOOR_SYMBOL_LONG``), those whitest
+    around first (``AROUND_WHITE_AT_LEAST``) and never two within SHADOW_REACH of each other, MAX_DICE at most; its
+    axes from the edges around it (``die_axes``)."""
+    darkest = darkest_channel(tray)
+    white = cv2.dilate(darkest, _WHITE_KERNEL).astype(np.float32)
+    relative = darkest.astype(np.float32) / np.maximum(white, 1.0)
+    ink = ((relative < INK_DARK) & (_off_stickers(tray.shape, view) > 0)).view(np.uint8)
+    rim = _EDGE_PX + 1
+    ink[:rim] = 0
+    ink[-rim:] = 0
+    ink[:, :rim] = 0
+    ink[:, -rim:] = 0
+    # (Pieces a pixel apart are one mark: the bricks of a wall.)
+    ink = cv2.morphologyEx(ink, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8))
+    marks: list[tuple[float, float, float]] = []  # (white around, x, y)
+    _symbol_marks(ink, relative, marks)
+    kept: list[tuple[float, float, float]] = []
+    for around, x, y in sorted(marks, reverse=True):
+        if around < AROUND_WHITE_AT_LEAST:
+            break
+        if all(np.hypot(x - other[1], y - other[2]) >= SHADOW_REACH * DIE_PX for other in kept):
+            kept.append((around, x, y))
+    gray = cv2.cvtColor(tray, cv2.COLOR_BGR2GRAY) if tray.ndim == 3 else tray
+    return [DieBlob((x, y), die_axes(gray, (x, y)), 1.0, little_white=around < AROUND_WHITE_SURE)
+            for around, x, y in kept[:MAX_DICE]]
+
+
 _WIDTH_DIRECTIONS = np.deg2rad(np.arange(0.0, 180.0, 1.0))
 _UNIT_NORMALS = np.column_stack([np.cos(_WIDTH_DIRECTIONS), np.sin(_WIDTH_DIRECTIONS)])
 
@@ -1293,6 +1421,7 @@ class DiceReader:
         self.tray_mm: tuple[float, float] | None = None
         self.sides_measured: deque[float] = deque(maxlen=DICE_SIDES_REMEMBERED)
         self.floor_lightness: float | None = None  # the last tray's (``floor_lightness``)
+        self.read_by_symbols = False  # whether the last tray's dice were found by their symbols (``dice_by_symbols``)
 
     def dice_side(self, measured: float | None) -> float | None:
         """The dice's side (mm) to read this frame with: the median of the last DICE_SIDES_REMEMBERED
@@ -1345,9 +1474,7 @@ class DiceReader:
         """The dice of the tray ``plane`` locates in ``frame``: the floor rectified with SURROUND_MM more on
         every side, where a die by the wall may show its top (``top_beyond_floor``)."""
         view, surround, margin = self.view_surround(frame, plane)
-        floor = surround[margin:-margin, margin:-margin]
-        self.floor_lightness = floor_lightness(floor, view)  # (what the table is told: ``NEAR_WHITE_FLOOR_FROM``)
-        return self._read(floor, surround, margin, view)
+        return self._read(surround[margin:-margin, margin:-margin], surround, margin, view)
 
     def view_surround(self, frame: np.ndarray, plane: LocatedPlane) -> tuple[TrayView, np.ndarray, int]:
         """(the view its dice are read in, the floor and SURROUND_MM beyond it rectified in that view and
@@ -1396,14 +1523,17 @@ class DiceReader:
         return self._read(tray, tray, 0, view)
 
     def surround_faces(
-        self, floor: np.ndarray, surround: np.ndarray, margin: int, view: TrayView = REFERENCE_VIEW
+        self, floor: np.ndarray, surround: np.ndarray, margin: int, view: TrayView = REFERENCE_VIEW,
+        by_symbols: bool = False,
     ) -> tuple[list[DieBlob], list[float], np.ndarray, list[bool], list[FaceInk]]:
         """(the dice found on ``floor``, how much of each top face lies in ``surround``, their faces'
         features, cropped from ``surround``: a top beyond the floor is seen whole, whether each crop's
-        symbol lies in its middle, and the crops as measured: ``FaceInk.face`` is each crop)."""
+        symbol lies in its middle, and the crops as measured: ``FaceInk.face`` is each crop). With ``by_symbols``
+        the dice are found by their symbols alone (``dice_by_symbols``), each where its symbol is: not looked for
+        again (``top_beyond_floor``)."""
         levels = floor_levels(floor, view)  # (once: the dice are found by them, and a top beyond the floor too)
-        blobs = segment_dice(floor, view, levels)
-        if margin and blobs:
+        blobs = dice_by_symbols(floor, view) if by_symbols else segment_dice(floor, view, levels)
+        if margin and blobs and not by_symbols:
             blobs = [blob if _wholly_inside(floor.shape, blob) else
                      top_beyond_floor(surround, margin, blob, levels, tuple(b.centre for b in blobs if b is not blob))
                      for blob in blobs]
@@ -1418,7 +1548,8 @@ class DiceReader:
             blank = blank_face(ink)
             off_centre = symbol_off_centre(ink)
             faint = not blank and not off_centre and faint_face(ink)
-            if levels is not None and (blank or off_centre or faint):
+            # (A die found by its symbol is where its symbol is.)
+            if levels is not None and not by_symbols and (blank or off_centre or faint):
                 others = tuple(b.centre for j, b in enumerate(blobs) if j != i)
                 within = BLANK_FACE_SEARCH if blank or faint else 1.0
                 moved = top_beyond_floor(surround, margin, blobs[i], levels, others, within=within)
@@ -1455,7 +1586,24 @@ class DiceReader:
         return both, np.minimum(proba[rows, best], by_face[rows, best]), agreed
 
     def _read(self, floor: np.ndarray, surround: np.ndarray, margin: int, view: TrayView) -> tuple[DieReading, ...]:
-        blobs, seen_fractions, features, centred, inks = self.surround_faces(floor, surround, margin, view)
+        self.floor_lightness = floor_lightness(floor, view)  # (what the table is told: ``NEAR_WHITE_FLOOR_FROM``)
+        self.read_by_symbols = False
+        readings = self._readings(self.surround_faces(floor, surround, margin, view), surround, margin, view)
+        if self.floor_lightness is not None and self.floor_lightness >= SYMBOLS_FIRST_FROM:
+            # Where the dice's white still stands out (cream, pale grey under a dim lamp) their blobs find them best,
+            # each at a symbol (and a top leaning out over the floor's edge); where it does not, the blobs miss dice
+            # that their symbols find, or lie where no symbol is (a mint floor's lighter patches, of the renderer
+            # written apart from ours, read as three logs, doubted). The dice found by their symbols are read when
+            # they are more, or when a die the blobs found has no symbol there (``_each_at_a_symbol``).
+            found = self.surround_faces(floor, surround, margin, view, by_symbols=True)
+            if len(found[0]) > len(readings) or not _each_at_a_symbol(readings, found[0], view):
+                readings, self.read_by_symbols = self._readings(found, surround, margin, view), True
+        return readings
+
+    def _readings(self, found: tuple[list[DieBlob], list[float], np.ndarray, list[bool], list[FaceInk]],
+                  surround: np.ndarray, margin: int, view: TrayView) -> tuple[DieReading, ...]:
+        """The dice ``surround_faces`` found, read."""
+        blobs, seen_fractions, features, centred, inks = found
         if not blobs:
             return ()
         proba, sureness, agreed = self._faces_proba(features, inks)
@@ -1504,6 +1652,8 @@ class DiceReader:
             # as a head for sure on a whole table of the tests).
             if blob.placed_off_white:
                 confidence *= 0.5
+            if blob.little_white:
+                confidence *= 0.5
             centre_mm = (blob.centre[0] / view.px_per_mm, blob.centre[1] / view.px_per_mm)
             readings.append(DieReading(self.classifier.classes[best], confidence, centre_mm))
         return tuple(readings)
@@ -1512,6 +1662,13 @@ class DiceReader:
         """The dice in the tray; None when the tray, or all of its floor (``floor_in_view``), is not in view."""
         plane = self.locate(frame, markers)
         return None if plane is None or not floor_in_view(plane, frame.shape) else self.read_plane(frame, plane)
+
+
+def _each_at_a_symbol(readings: tuple[DieReading, ...], by_symbols: list[DieBlob], view: TrayView) -> bool:
+    """Whether each of ``readings`` lies within half a die of a die found by its symbol (``dice_by_symbols``)."""
+    reach = 0.5 * DIE_PX / view.px_per_mm
+    return all(any(np.hypot(r.centre[0] - b.centre[0] / view.px_per_mm, r.centre[1] - b.centre[1] / view.px_per_mm)
+                   < reach for b in by_symbols) for r in readings)
 
 
 # The tray's floor counts as in view when the frame shows all of it but this much by its walls (mm): a die there still
