@@ -1055,9 +1055,10 @@ def segment_dice(tray: np.ndarray, view: TrayView = REFERENCE_VIEW, levels: Floo
 # On a floor nearly as light as the dice the dice's white hardly stands out from it, and the blobs ``segment_dice``
 # starts from break up, vanish or take in the floor: from SYMBOLS_FIRST_FROM (``floor_lightness``) the dice are also
 # looked for by their symbols (``dice_by_symbols``), the one thing on such a floor much darker than the white within
-# reach, and those found so are read when the blobs miss any of them (``DiceReader.surround_faces``). 0.75 takes in
-# the floors that lost dice on the renderer written apart from ours (0.83 and up) with room, and the lightest floors
-# of our generator, which their blobs read (cream, pale grey): there the blobs are kept, each at a symbol.
+# reach, and those found so are read when the blobs miss any of them (``DiceReader.surround_faces``). 0.8 takes in
+# the floors that lost dice on the renderer written apart from ours (0.83 and up); at 0.75 the symbol path also took
+# our beige tray (0.79), whose blobs read it and whose symbols it misplaced. From 0.8 the lightest floors the blobs
+# do read (cream, just under or over the line) keep their blobs, each at a symbol.
 SYMBOLS_FIRST_FROM = 0.8
 # A mark is a symbol when its darkest tenth lies under LIGHT_FLOOR_SYMBOL_DEPTH of the white around it (MAX_SYMBOL_DEPTH:
 # a die's shaded side stays above it) and it is at most LIGHT_FLOOR_SYMBOL_LONG dice long (on our generator's 'white
