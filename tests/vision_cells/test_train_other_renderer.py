@@ -13,8 +13,14 @@ from companion.layout import ALL_CELLS
 from vision.board.dataset import photograph
 from vision.cells.dataset import SPACE_INDEX
 from vision.cells.labels import GLYPH_CLASSES, glyph_for_char
+from vision.cells.letters import LETTERS
 from vision.cells.train_hands import split_by_board
-from vision.cells.train_other_renderer import NOT_LEARNED, _unlearned, other_renderer_cells
+from vision.cells.train_other_renderer import (
+    NOT_LEARNED,
+    _unlearned,
+    other_renderer_cells,
+    other_renderer_close_crops,
+)
 from vision.synth.board import render_board
 
 CITY = ["#WW.WW#", "WGGHc1.", "WG2sp.W", ".Ga3m.W", "W.4jn5.", "HG.H.c.", "#WW.W.#"]
@@ -50,6 +56,26 @@ def test_a_folder_of_photos_becomes_labelled_cells(tmp_path):
         (tmp_path / f"board_{k}.png").unlink()
     x2, y2 = other_renderer_cells(tmp_path, workers=1)
     assert np.array_equal(y2, y) and np.array_equal(x2, x)
+
+
+def test_a_folder_of_photos_becomes_labelled_letter_crops(tmp_path):
+    """The letter stage's close crops of the same photos: one for each person the truth names, in the order of the
+    board's spaces, labelled by its letter; a person in a style not learned (a bust) left out; the crops are the
+    letter stage's own (``LETTERS.crops`` of the rectified board), kept in letters.npz."""
+    rng = np.random.default_rng(40)
+    board = render_board(CITY, rng, cell_px=48, seat=2)
+    cv2.imwrite(str(tmp_path / "board_0.png"), photograph(board.image, board.alpha, rng, fill=(0.7, 0.8)).frame)
+    line = {"image": "board_0.png", "seat": 2, "city": CITY, "styles": {"E3": "person.bust|font:x"}}
+    (tmp_path / "truth.jsonl").write_text(json.dumps(line) + "\n")
+    x, y = other_renderer_close_crops(tmp_path, "letters", workers=1)
+    persons = [ALL_CELLS[i] for i in range(49) if CITY[i // 7][i % 7] in "acjmnps"]
+    assert "E3" in persons and len(persons) == 8
+    expected = [GLYPH_CLASSES.index(glyph_for_char(CITY[i // 7][i % 7], "en")) for i in range(49)
+                if CITY[i // 7][i % 7] in "acjmnps" and ALL_CELLS[i] != "E3"]
+    assert y.tolist() == expected
+    assert x.shape == (7, *LETTERS.crops(np.zeros((7 * 48, 7 * 48), np.uint8), [0]).shape[1:])
+    assert float(x.astype(np.float32).std()) > 0.05  # ink in them, not blank paper
+    assert (tmp_path / "letters.npz").is_file()
 
 
 def test_validation_takes_whole_boards():
