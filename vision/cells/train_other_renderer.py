@@ -50,6 +50,7 @@ from __future__ import annotations
 import argparse
 import json
 import time
+from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
@@ -137,21 +138,7 @@ def _board_close_crops(job: tuple[Path, list[dict], int, str]) -> tuple[np.ndarr
 def other_renderer_close_crops(folder: Path, stage: str, workers: int = 2,
                                seed: int = 0) -> tuple[np.ndarray, np.ndarray]:
     """The close crops of a stage's kind in every photo of ``folder``, kept in ``folder/<stage>.npz``."""
-    kept = folder / f"{stage}.npz"
-    if kept.is_file():
-        with np.load(kept) as d:
-            return d["x"], d["y"]
-    lines = [json.loads(t) for t in (folder / "truth.jsonl").read_text().splitlines() if t.strip()]
-    parts = [(folder, lines[k::workers * 4], seed + k, stage) for k in range(workers * 4)]
-    t0 = time.perf_counter()
-    with ProcessPoolExecutor(max_workers=workers) as pool:
-        done = list(pool.map(_board_close_crops, parts))
-    x = np.concatenate([d[0] for d in done if len(d[1])])
-    y = np.concatenate([d[1] for d in done])
-    print(f"{len(lines)} photos, {sum(d[2] for d in done)} boards not found, {len(y)} {stage} crops "
-          f"({time.perf_counter() - t0:.0f} s)", flush=True)
-    np.savez(kept, x=x, y=y)
-    return x, y
+    return _folder_crops(folder, f"{stage}.npz", _board_close_crops, (stage,), f"{stage} crops", workers, seed)
 
 
 def teach_stage(args: argparse.Namespace) -> int:
@@ -191,18 +178,25 @@ def teach_stage(args: argparse.Namespace) -> int:
 
 def other_renderer_cells(folder: Path, workers: int = 2, seed: int = 0) -> tuple[np.ndarray, np.ndarray]:
     """The cells of every photo in ``folder`` (``truth.jsonl`` beside them), kept in ``folder/cells.npz``."""
-    kept = folder / "cells.npz"
+    return _folder_crops(folder, "cells.npz", _board_crops, (), "cells", workers, seed)
+
+
+def _folder_crops(folder: Path, name: str, part: Callable[[tuple], tuple[np.ndarray, np.ndarray, int]],
+                  extra: tuple, what: str, workers: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
+    """``part``'s crops of every photo in ``folder`` (``truth.jsonl`` beside them), in parts side by side (each
+    part's job: the folder, its lines, its seed, then ``extra``), kept in ``folder/name``."""
+    kept = folder / name
     if kept.is_file():
         with np.load(kept) as d:
             return d["x"], d["y"]
     lines = [json.loads(t) for t in (folder / "truth.jsonl").read_text().splitlines() if t.strip()]
-    parts = [(folder, lines[k::workers * 4], seed + k) for k in range(workers * 4)]
+    parts = [(folder, lines[k::workers * 4], seed + k, *extra) for k in range(workers * 4)]
     t0 = time.perf_counter()
     with ProcessPoolExecutor(max_workers=workers) as pool:
-        done = list(pool.map(_board_crops, parts))
+        done = list(pool.map(part, parts))
     x = np.concatenate([d[0] for d in done if len(d[1])])
     y = np.concatenate([d[1] for d in done])
-    print(f"{len(lines)} photos, {sum(d[2] for d in done)} boards not found, {len(y)} cells "
+    print(f"{len(lines)} photos, {sum(d[2] for d in done)} boards not found, {len(y)} {what} "
           f"({time.perf_counter() - t0:.0f} s)", flush=True)
     np.savez(kept, x=x, y=y)
     return x, y
