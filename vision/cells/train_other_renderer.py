@@ -50,7 +50,6 @@ from __future__ import annotations
 import argparse
 import json
 import time
-from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
@@ -74,15 +73,25 @@ def _unlearned(style: str) -> bool:
     return style.split("|")[0].rsplit(".", 1)[-1] in UNLEARNED_STYLES  # "person.bust|font:handlee"
 
 
-def _board_crops(job: tuple[Path, list[dict], int]) -> tuple[np.ndarray, np.ndarray, int]:
-    """(crops, labels, boards not found) of the photos in one part."""
+def _label(line: dict, i: int) -> int:
+    """The glyph class of the board's space ``i`` as ``line``'s truth says, NOT_LEARNED for a style not learned."""
+    if _unlearned(line.get("styles", {}).get(ALL_CELLS[i], "")):
+        return NOT_LEARNED
+    return GLYPH_CLASSES.index(glyph_for_char(line["city"][i // 7][i % 7], "en"))
+
+
+def _board_crops(job: tuple[Path, list[dict], int, str]) -> tuple[np.ndarray, np.ndarray, int]:
+    """(crops, labels, boards not found) of the photos in one part: with ``stage`` "cells" every space a player can
+    draw on or that is printed (``cell_crops``), else the close crops of that close-look stage's kind (letters,
+    churches: ``train_letters.STAGES``), a space in a style not learned left out."""
     import cv2
 
     from vision.board.locate import find_boards
     from vision.cells.dataset import SPACE_INDEX, jitter_rectified
     from vision.cells.features import cell_crops
+    from vision.cells.train_letters import STAGES
 
-    folder, lines, seed = job
+    folder, lines, seed, stage = job
     rng = np.random.default_rng(seed)
     crops, labels, lost = [], [], 0
     for line in lines:
@@ -91,54 +100,26 @@ def _board_crops(job: tuple[Path, list[dict], int]) -> tuple[np.ndarray, np.ndar
         if not found:
             lost += 1
             continue
-        crops.append(cell_crops(jitter_rectified(found[0].rectified, rng, JITTER_PX))[list(SPACE_INDEX)])
-        city, styles = line["city"], line.get("styles", {})
-        labels += [NOT_LEARNED if _unlearned(styles.get(ALL_CELLS[i], ""))
-                   else GLYPH_CLASSES.index(glyph_for_char(city[i // 7][i % 7], "en")) for i in SPACE_INDEX]
+        if stage == "cells":
+            crops.append(cell_crops(jitter_rectified(found[0].rectified, rng, JITTER_PX))[list(SPACE_INDEX)])
+            labels += [_label(line, i) for i in SPACE_INDEX]
+            continue
+        look = STAGES[stage].look
+        kept = [(i, glyph) for i in SPACE_INDEX if line["city"][i // 7][i % 7] != "."
+                and (glyph := _label(line, i)) != NOT_LEARNED and look.classes[glyph]]
+        if kept:
+            rectified = jitter_rectified(found[0].rectified, rng, JITTER_PX)
+            crops.append(look.crops(rectified, [i for i, _ in kept]))
+            labels += [glyph for _, glyph in kept]
     if not crops:
         return np.zeros((0, 1, 1), np.float16), np.zeros(0, np.int8), lost
     return np.concatenate(crops).astype(np.float16), np.array(labels, np.int8), lost
 
 
-def _board_close_crops(job: tuple[Path, list[dict], int, str]) -> tuple[np.ndarray, np.ndarray, int]:
-    """(close crops, labels, boards not found) of a close-look stage's kind (``stage``: letters or churches) on the
-    photos in one part, taken as ``_board_crops`` takes the cells."""
-    import cv2
-
-    from vision.board.locate import find_boards
-    from vision.cells.dataset import jitter_rectified
-    from vision.cells.train_letters import STAGES
-
-    folder, lines, seed, stage = job
-    look = STAGES[stage].look
-    rng = np.random.default_rng(seed)
-    crops, labels, lost = [], [], 0
-    for line in lines:
-        photo = cv2.imread(str(folder / line["image"]))
-        found = [] if photo is None else [b for b in find_boards(photo) if b.seat == line["seat"]]
-        if not found:
-            lost += 1
-            continue
-        city, styles = line["city"], line.get("styles", {})
-        kept = []
-        for i, name in enumerate(ALL_CELLS):
-            glyph = GLYPH_CLASSES.index(glyph_for_char(city[i // 7][i % 7], "en")) if city[i // 7][i % 7] not in "#." \
-                else None
-            if glyph is not None and look.classes[glyph] and not _unlearned(styles.get(name, "")):
-                kept.append((i, glyph))
-        if kept:
-            rectified = jitter_rectified(found[0].rectified, rng, JITTER_PX)
-            crops.append(look.crops(rectified, [i for i, _ in kept]).astype(np.float16))
-            labels += [glyph for _, glyph in kept]
-    if not crops:
-        return np.zeros((0, 1, 1), np.float16), np.zeros(0, np.int8), lost
-    return np.concatenate(crops), np.array(labels, np.int8), lost
-
-
 def other_renderer_close_crops(folder: Path, stage: str, workers: int = 2,
                                seed: int = 0) -> tuple[np.ndarray, np.ndarray]:
     """The close crops of a stage's kind in every photo of ``folder``, kept in ``folder/<stage>.npz``."""
-    return _folder_crops(folder, f"{stage}.npz", _board_close_crops, (stage,), f"{stage} crops", workers, seed)
+    return _folder_crops(folder, stage, f"{stage} crops", workers, seed)
 
 
 def teach_stage(args: argparse.Namespace) -> int:
@@ -166,7 +147,7 @@ def teach_stage(args: argparse.Namespace) -> int:
         val_y.append(y[cut:])
     with np.load(init) as d:
         temperature = float(d["temperature"])
-        sources = tuple(dict.fromkeys((*(str(t) for t in d["trained_on"]), OTHER_RENDERER)))
+    sources = tuple(dict.fromkeys((*trained_on_families(init), OTHER_RENDERER)))
     tx, ty = np.concatenate(train_x), np.concatenate(train_y).astype(np.int64)
     print(f"fit: {len(ty)} crops ({len(other_y)} of the other renderer), from {init.name}", flush=True)
     train_on(tx, ty, np.concatenate(val_x), np.concatenate(val_y).astype(np.int64), out=args.out, epochs=args.epochs,
@@ -178,22 +159,21 @@ def teach_stage(args: argparse.Namespace) -> int:
 
 def other_renderer_cells(folder: Path, workers: int = 2, seed: int = 0) -> tuple[np.ndarray, np.ndarray]:
     """The cells of every photo in ``folder`` (``truth.jsonl`` beside them), kept in ``folder/cells.npz``."""
-    return _folder_crops(folder, "cells.npz", _board_crops, (), "cells", workers, seed)
+    return _folder_crops(folder, "cells", "cells", workers, seed)
 
 
-def _folder_crops(folder: Path, name: str, part: Callable[[tuple], tuple[np.ndarray, np.ndarray, int]],
-                  extra: tuple, what: str, workers: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
-    """``part``'s crops of every photo in ``folder`` (``truth.jsonl`` beside them), in parts side by side (each
-    part's job: the folder, its lines, its seed, then ``extra``), kept in ``folder/name``."""
-    kept = folder / name
+def _folder_crops(folder: Path, stage: str, what: str, workers: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
+    """``_board_crops`` of every photo in ``folder`` (``truth.jsonl`` beside them), in parts side by side, kept in
+    ``folder/<stage>.npz``."""
+    kept = folder / f"{stage}.npz"
     if kept.is_file():
         with np.load(kept) as d:
             return d["x"], d["y"]
     lines = [json.loads(t) for t in (folder / "truth.jsonl").read_text().splitlines() if t.strip()]
-    parts = [(folder, lines[k::workers * 4], seed + k, *extra) for k in range(workers * 4)]
+    parts = [(folder, lines[k::workers * 4], seed + k, stage) for k in range(workers * 4)]
     t0 = time.perf_counter()
     with ProcessPoolExecutor(max_workers=workers) as pool:
-        done = list(pool.map(part, parts))
+        done = list(pool.map(_board_crops, parts))
     x = np.concatenate([d[0] for d in done if len(d[1])])
     y = np.concatenate([d[1] for d in done])
     print(f"{len(lines)} photos, {sum(d[2] for d in done)} boards not found, {len(y)} {what} "
