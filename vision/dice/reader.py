@@ -41,7 +41,7 @@ from vision.dice.geometry import (
     tray_layout,
 )
 from vision.marker_plane import LocatedPlane, PlaneLayout, detect_markers, locate_plane, marker_side
-from vision.observation import DIE_FACES, DieReading
+from vision.observation import DIE_FACES, DOUBTFUL_DIE_BELOW, DieReading
 
 PX_PER_MM = 2.5
 DIE_PX = DIE_MM * PX_PER_MM
@@ -1060,6 +1060,12 @@ def segment_dice(tray: np.ndarray, view: TrayView = REFERENCE_VIEW, levels: Floo
 # our beige tray (0.79), whose blobs read it and whose symbols it misplaced. From 0.8 the lightest floors the blobs
 # do read (cream, just under or over the line) keep their blobs, each at a symbol.
 SYMBOLS_FIRST_FROM = 0.8
+# Under SYMBOLS_SECOND_BELOW a symbol with the die's white around it stands out from the floor too, and where the blobs
+# leave a tray doubtful (``_doubtful_tray``) its dice found by their symbols are read when they are the surer reading
+# (``_surer_reading``): on a dark brown floor of the renderer written apart from ours (0.2), dice drawn leaning, with
+# their sides in view, gave blobs of one die and a half, all five doubted and two misread, where the symbols read all
+# five right. On floors between the two (our beige, 0.79) the symbols misplaced two of 42 small dice, sure of them.
+SYMBOLS_SECOND_BELOW = 0.5
 # A mark is a symbol when its darkest tenth lies under LIGHT_FLOOR_SYMBOL_DEPTH of the white around it (MAX_SYMBOL_DEPTH:
 # a die's shaded side stays above it) and it is at most LIGHT_FLOOR_SYMBOL_LONG dice long (on our generator's 'white
 # paper' floor, never trained on, seeds 1000-1007 and 2000-2007, every symbol was 0.59-1.00 long).
@@ -1590,7 +1596,16 @@ class DiceReader:
         self.floor_lightness = floor_lightness(floor, view)  # (what the table is told: ``NEAR_WHITE_FLOOR_FROM``)
         self.read_by_symbols = False
         readings = self._readings(self.surround_faces(floor, surround, margin, view), surround, margin, view)
-        if self.floor_lightness is not None and self.floor_lightness >= SYMBOLS_FIRST_FROM:
+        light = self.floor_lightness is not None and self.floor_lightness >= SYMBOLS_FIRST_FROM
+        dark = self.floor_lightness is not None and self.floor_lightness < SYMBOLS_SECOND_BELOW
+        if dark and _doubtful_tray(readings):
+            # On a dark floor the symbols are a second opinion where the blobs leave a die doubtful or fewer than
+            # five: taken when they read more dice surely, or as many more surely (``_surer_reading``).
+            found = self.surround_faces(floor, surround, margin, view, by_symbols=True)
+            by_symbols = self._readings(found, surround, margin, view)
+            if _surer_reading(by_symbols, readings):
+                readings, self.read_by_symbols = by_symbols, True
+        if light:
             # Where the dice's white still stands out (cream, pale grey under a dim lamp) their blobs find them best,
             # each at a symbol (and a top leaning out over the floor's edge); where it does not, the blobs miss dice
             # that their symbols find, or lie where no symbol is (a mint floor's lighter patches, of the renderer
@@ -1663,6 +1678,27 @@ class DiceReader:
         """The dice in the tray; None when the tray, or all of its floor (``floor_in_view``), is not in view."""
         plane = self.locate(frame, markers)
         return None if plane is None or not floor_in_view(plane, frame.shape) else self.read_plane(frame, plane)
+
+
+def _doubtful_tray(readings: tuple[DieReading, ...]) -> bool:
+    """Whether the blobs' reading of a tray leaves room for the symbols' (``DiceReader._read``): fewer than the five
+    dice, or a die read under DOUBTFUL_DIE_BELOW."""
+    return len(readings) < MAX_DICE or any(d.confidence < DOUBTFUL_DIE_BELOW for d in readings)
+
+
+def _surer_reading(by_symbols: tuple[DieReading, ...], by_blobs: tuple[DieReading, ...]) -> bool:
+    """Whether the dice found by their symbols are the better reading of a tray than the blobs': more dice read surely
+    (at DOUBTFUL_DIE_BELOW or over; at most the five in all), or as many dice, as many surely, read more surely on the
+    whole (the mean of their confidences, higher by a tenth). Never fewer dice than the blobs found (a webcam's blurred
+    14 mm dice on green felt: the symbols read three of five surely, the blobs two and all five), nor where the blobs
+    found none (an empty tray's floor has marks a symbol's search takes for doubtful dice)."""
+    if not by_blobs or len(by_symbols) < len(by_blobs) or len(by_symbols) > MAX_DICE:
+        return False
+    sure_symbols, sure_blobs = (sum(d.confidence >= DOUBTFUL_DIE_BELOW for d in r) for r in (by_symbols, by_blobs))
+    if sure_symbols != sure_blobs:
+        return sure_symbols > sure_blobs
+    return len(by_symbols) == len(by_blobs) and (
+        float(np.mean([d.confidence for d in by_symbols])) > float(np.mean([d.confidence for d in by_blobs])) + 0.1)
 
 
 def _each_at_a_symbol(readings: tuple[DieReading, ...], by_symbols: list[DieBlob], view: TrayView) -> bool:
