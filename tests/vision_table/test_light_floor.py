@@ -221,3 +221,49 @@ def test_the_surer_of_two_readings_of_a_tray():
     assert dice_reader._doubtful_tray(_dice(1.0, 1.0, 1.0, 1.0))
     assert dice_reader._doubtful_tray(_dice(1.0, 1.0, 1.0, 1.0, DOUBTFUL_DIE_BELOW - 0.01))
     assert not dice_reader._doubtful_tray(_dice(1.0, 1.0, 1.0, 1.0, DOUBTFUL_DIE_BELOW))
+
+
+def _light_scenes():
+    """Our generator's pale grey and cream trays light enough for the symbols to be looked for (SYMBOLS_FIRST_FROM)."""
+    for floor in ("pale grey", "cream"):
+        for seed in range(4600, 4606):
+            frame, dice, _ = tray_scene(np.random.default_rng(seed), look=TrayLook(floor))
+            reader = DiceReader()
+            reader.read(frame)
+            if reader.floor_lightness >= dice_reader.SYMBOLS_FIRST_FROM:
+                yield frame, dice
+
+
+def test_blobs_read_surely_are_kept_when_the_symbols_find_fewer(monkeypatch):
+    """On a light floor a blob with no symbol found at it no longer hands the tray to the symbols when the blobs read more
+    dice surely: the symbols' search made to lose a die, the five read surely by their blobs stay (before, four were
+    read)."""
+    by_symbols = dice_reader.dice_by_symbols
+    monkeypatch.setattr(dice_reader, "dice_by_symbols", lambda tray, view=dice_reader.REFERENCE_VIEW: by_symbols(tray, view)[1:])
+    scenes = list(_light_scenes())
+    assert len(scenes) >= 8
+    reader = DiceReader()
+    for frame, dice in scenes:
+        assert _right(reader, frame, dice) == (5, 0)
+        assert not reader.read_by_symbols
+
+
+@pytest.mark.parametrize(("floor", "believed"), [("cream", False), ("pale grey", False), ("black", True)])
+def test_a_small_die_measured_on_a_light_floor_is_not_believed(floor, believed, monkeypatch):
+    """A side under the reference 16 mm measured on a floor nearly as light as the dice (their blobs shrink there) is
+    not believed: the tray is read at the reference scale, where its dice are read right. On a dark floor it is."""
+    monkeypatch.setattr(dice_reader, "measure_die", lambda tray, view=dice_reader.REFERENCE_VIEW: 12.0)
+    tried = 0
+    for seed in range(4600, 4606):
+        frame, dice, _ = tray_scene(np.random.default_rng(seed), look=TrayLook(floor))
+        reader = DiceReader()
+        plane = reader.locate(frame)
+        view, _, _ = reader.view_surround(frame, plane)
+        light = dice_reader.floor_lightness(reader.rectify(frame), dice_reader.REFERENCE_VIEW)
+        if not believed and light < dice_reader.SYMBOLS_FIRST_FROM:
+            continue  # (a cream tray under a dim lamp: not light enough)
+        assert (view.px_per_mm != dice_reader.PX_PER_MM) == believed, (floor, seed, view.px_per_mm)
+        if not believed:
+            assert _right(reader, frame, dice) == (5, 0), (floor, seed)
+        tried += 1
+    assert tried >= 2, tried

@@ -1489,7 +1489,15 @@ class DiceReader:
         own when ``measure_die`` finds them other than the reference dice."""
         view = TrayView(plane.layout, PX_PER_MM)
         surround, margin = self.rectify_surround(frame, plane, view)
-        die_mm = getattr(self, "die_mm", None) or self.dice_side(measure_die(surround[margin:-margin, margin:-margin], view))
+        floor = surround[margin:-margin, margin:-margin]
+        measured = measure_die(floor, view)
+        if measured is not None and measured < DIE_MM and (floor_lightness(floor, view) or 0.0) >= SYMBOLS_FIRST_FROM:
+            # On a floor nearly as light as the dice their blobs break up and shrink (``SYMBOLS_FIRST_FROM``): a side
+            # measured there under the reference is not believed. Three near-white trays of the renderer written apart
+            # from ours measured their dice 12-13.5 mm, a third under what they are: read at that scale, their symbols
+            # were too large to be found. Over the reference (a beige tray's 20 mm dice there) it holds.
+            measured = None
+        die_mm = getattr(self, "die_mm", None) or self.dice_side(measured)
         if die_mm is not None and abs(die_mm / DIE_MM - 1.0) > DIE_SCALE_TOLERANCE:
             view = TrayView(plane.layout, DIE_PX / die_mm)
             surround, margin = self.rectify_surround(frame, plane, view)
@@ -1610,10 +1618,16 @@ class DiceReader:
             # each at a symbol (and a top leaning out over the floor's edge); where it does not, the blobs miss dice
             # that their symbols find, or lie where no symbol is (a mint floor's lighter patches, of the renderer
             # written apart from ours, read as three logs, doubted). The dice found by their symbols are read when
-            # they are more, or when a die the blobs found has no symbol there (``_each_at_a_symbol``).
+            # they are more, or when a die the blobs found has no symbol there (``_each_at_a_symbol``) unless the blobs
+            # read more dice surely (five crosses of the other renderer, on a near-white floor with its dice measured
+            # 13.5 mm, read right and sure by their blobs, four of them doubted by their symbols).
             found = self.surround_faces(floor, surround, margin, view, by_symbols=True)
-            if len(found[0]) > len(readings) or not _each_at_a_symbol(readings, found[0], view):
+            if len(found[0]) > len(readings):
                 readings, self.read_by_symbols = self._readings(found, surround, margin, view), True
+            elif not _each_at_a_symbol(readings, found[0], view):
+                by_symbols = self._readings(found, surround, margin, view)
+                if _sure_dice(by_symbols) >= _sure_dice(readings):
+                    readings, self.read_by_symbols = by_symbols, True
         return readings
 
     def _readings(self, found: tuple[list[DieBlob], list[float], np.ndarray, list[bool], list[FaceInk]],
@@ -1686,6 +1700,11 @@ def _doubtful_tray(readings: tuple[DieReading, ...]) -> bool:
     return len(readings) < MAX_DICE or any(d.confidence < DOUBTFUL_DIE_BELOW for d in readings)
 
 
+def _sure_dice(readings: tuple[DieReading, ...]) -> int:
+    """How many of ``readings`` are sure (at DOUBTFUL_DIE_BELOW or over)."""
+    return sum(d.confidence >= DOUBTFUL_DIE_BELOW for d in readings)
+
+
 def _surer_reading(by_symbols: tuple[DieReading, ...], by_blobs: tuple[DieReading, ...]) -> bool:
     """Whether the dice found by their symbols are the better reading of a tray than the blobs': more dice read surely
     (at DOUBTFUL_DIE_BELOW or over; at most the five in all), or as many dice, as many surely, read more surely on the
@@ -1694,7 +1713,7 @@ def _surer_reading(by_symbols: tuple[DieReading, ...], by_blobs: tuple[DieReadin
     found none (an empty tray's floor has marks a symbol's search takes for doubtful dice)."""
     if not by_blobs or len(by_symbols) < len(by_blobs) or len(by_symbols) > MAX_DICE:
         return False
-    sure_symbols, sure_blobs = (sum(d.confidence >= DOUBTFUL_DIE_BELOW for d in r) for r in (by_symbols, by_blobs))
+    sure_symbols, sure_blobs = _sure_dice(by_symbols), _sure_dice(by_blobs)
     if sure_symbols != sure_blobs:
         return sure_symbols > sure_blobs
     return len(by_symbols) == len(by_blobs) and (
