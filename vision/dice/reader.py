@@ -1237,6 +1237,18 @@ def measure_die(tray: np.ndarray, view: TrayView = REFERENCE_VIEW) -> float | No
     return die_mm if DIE_MM_RANGE[0] <= die_mm <= DIE_MM_RANGE[1] else None
 
 
+def believed_die(floor: np.ndarray, view: TrayView = REFERENCE_VIEW) -> float | None:
+    """The dice's side as ``measure_die`` measures it on a rectified tray ``floor``, unless not believed: on a floor nearly
+    as light as the dice (``SYMBOLS_FIRST_FROM``) their white merges with the floor's and their blobs shrink, so a side
+    measured there under the reference DIE_MM is not (three near-white trays of the renderer written apart from ours
+    measured their dice 12-13.5 mm, a third under what they look: read at that scale their symbols were too large to be
+    found). Over the reference it holds (a beige tray's 20 mm dice there)."""
+    measured = measure_die(floor, view)
+    if measured is not None and measured < DIE_MM and (floor_lightness(floor, view) or 0.0) >= SYMBOLS_FIRST_FROM:
+        return None
+    return measured
+
+
 # A blob under 0.6 of a square this size is no die's (the smallest dice, 14 mm, seen blurred from far).
 LEAST_DIE_SEEN_MM = 12.0
 
@@ -1486,18 +1498,10 @@ class DiceReader:
     def view_surround(self, frame: np.ndarray, plane: LocatedPlane) -> tuple[TrayView, np.ndarray, int]:
         """(the view its dice are read in, the floor and SURROUND_MM beyond it rectified in that view and
         straightened, the margin in its pixels): rectified at the reference scale, and again at the dice's
-        own when ``measure_die`` finds them other than the reference dice."""
+        own when ``believed_die`` finds them other than the reference dice."""
         view = TrayView(plane.layout, PX_PER_MM)
         surround, margin = self.rectify_surround(frame, plane, view)
-        floor = surround[margin:-margin, margin:-margin]
-        measured = measure_die(floor, view)
-        if measured is not None and measured < DIE_MM and (floor_lightness(floor, view) or 0.0) >= SYMBOLS_FIRST_FROM:
-            # On a floor nearly as light as the dice their blobs break up and shrink (``SYMBOLS_FIRST_FROM``): a side
-            # measured there under the reference is not believed. Three near-white trays of the renderer written apart
-            # from ours measured their dice 12-13.5 mm, a third under what they are: read at that scale, their symbols
-            # were too large to be found. Over the reference (a beige tray's 20 mm dice there) it holds.
-            measured = None
-        die_mm = getattr(self, "die_mm", None) or self.dice_side(measured)
+        die_mm = getattr(self, "die_mm", None) or self.dice_side(believed_die(surround[margin:-margin, margin:-margin], view))
         if die_mm is not None and abs(die_mm / DIE_MM - 1.0) > DIE_SCALE_TOLERANCE:
             view = TrayView(plane.layout, DIE_PX / die_mm)
             surround, margin = self.rectify_surround(frame, plane, view)
@@ -1530,7 +1534,7 @@ class DiceReader:
         view = TrayView(tray_layout(width / px_per_mm, height / px_per_mm), px_per_mm)
         tray = straighten_tray(tray, view)
         tray = balanced_to_stickers(tray, tray, view)
-        die_mm = die_mm or getattr(self, "die_mm", None) or self.dice_side(measure_die(tray, view))
+        die_mm = die_mm or getattr(self, "die_mm", None) or self.dice_side(believed_die(tray, view))
         if die_mm is not None and abs(die_mm / (DIE_PX / px_per_mm) - 1.0) > DIE_SCALE_TOLERANCE:
             scale = DIE_PX / die_mm / px_per_mm
             tray = cv2.resize(tray, (round(width * scale), round(height * scale)), interpolation=cv2.INTER_LINEAR)
