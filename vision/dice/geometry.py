@@ -24,7 +24,7 @@ TRAY_MM_RANGE = (100.0, 420.0)
 # read as the reference 16 mm and a touching pair as one die). A die is read at the side measured, not
 # raised to 14 mm: the dice classifier learned far dice as their measured side shows them (a green felt
 # tray's 14 mm dice measured 13 mm and read at 14 had three faces wrong). Outside it, a blob misjudged.
-# On a floor nearly as light as the dice a side under DIE_MM is not believed either (``reader.believed_die``).
+# On a floor nearly as light as the dice a side under 13 mm is not believed either (``reader.believed_die``).
 DIE_MM_RANGE = (10.0, 23.0)
 
 

@@ -1237,14 +1237,19 @@ def measure_die(tray: np.ndarray, view: TrayView = REFERENCE_VIEW) -> float | No
     return die_mm if DIE_MM_RANGE[0] <= die_mm <= DIE_MM_RANGE[1] else None
 
 
+# The kit's smallest dice are 14 mm, and our pink tray's (0.86 of the white) measure 14.1 mm. Two near-white trays of the
+# renderer written apart from ours measured theirs 12.0 mm, a third under what they look: read at that scale their
+# symbols were too large to be found (1 die of 5 on each). Under 16 mm, the reference, would have taken in the pink one
+# too, and one of its faces was then misread.
+LIGHT_FLOOR_LEAST_DIE_MM = 13.0
+
+
 def believed_die(floor: np.ndarray, view: TrayView = REFERENCE_VIEW) -> float | None:
     """The dice's side as ``measure_die`` measures it on a rectified tray ``floor``, unless not believed: on a floor nearly
     as light as the dice (``SYMBOLS_FIRST_FROM``) their white merges with the floor's and their blobs shrink, so a side
-    measured there under the reference DIE_MM is not (three near-white trays of the renderer written apart from ours
-    measured their dice 12-13.5 mm, a third under what they look: read at that scale their symbols were too large to be
-    found). Over the reference it holds (a beige tray's 20 mm dice there)."""
+    measured there under LIGHT_FLOOR_LEAST_DIE_MM is not."""
     measured = measure_die(floor, view)
-    if measured is not None and measured < DIE_MM and (floor_lightness(floor, view) or 0.0) >= SYMBOLS_FIRST_FROM:
+    if measured is not None and measured < LIGHT_FLOOR_LEAST_DIE_MM and (floor_lightness(floor, view) or 0.0) >= SYMBOLS_FIRST_FROM:
         return None
     return measured
 
