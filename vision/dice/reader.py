@@ -1706,7 +1706,7 @@ class DiceReader:
 def _doubtful_tray(readings: tuple[DieReading, ...]) -> bool:
     """Whether the blobs' reading of a tray leaves room for the symbols' (``DiceReader._read``): fewer than the five
     dice, or a die read under DOUBTFUL_DIE_BELOW."""
-    return len(readings) < MAX_DICE or any(d.confidence < DOUBTFUL_DIE_BELOW for d in readings)
+    return len(readings) < MAX_DICE or _sure_dice(readings) < len(readings)
 
 
 def _sure_dice(readings: tuple[DieReading, ...]) -> int:
