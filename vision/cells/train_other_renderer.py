@@ -61,6 +61,7 @@ from vision.cells.labels import GLYPH_CLASSES, glyph_for_char
 
 # What a network file's ``trained_on`` says for these boards.
 OTHER_RENDERER = "other_renderer"
+THIRD_RENDERER = "third_renderer"  # ``vision/synth/third_renderer``: a third program, written apart from the others
 JITTER_PX = 1.2  # as the generator's boards (``dataset.photographed_board``)
 # Its drawings that are not what table-kit.md describes (a head-and-shoulders figure for a person, a letter without
 # its circle, tally marks for a church's size, a wall as one line along the board's edge, which is the board's own
@@ -190,6 +191,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("boards", type=Path, help="a folder of the other renderer's photos and truth.jsonl")
     parser.add_argument("--out", type=Path, required=True, help="the network file written (the shipped one is read)")
     parser.add_argument("--init", type=Path, default=CNN_PATH)
+    parser.add_argument("--third-boards", type=Path, default=None,
+                        help="a folder of vision/synth/third_renderer's photos, learned beside the other renderer's")
     parser.add_argument("--look", action="store_true", help="the look network beside --init (its wider channels)")
     parser.add_argument("--generator-boards", type=int, default=150,
                         help="boards of each family and of the first hands, and 4 times as many of the pool")
@@ -217,6 +220,11 @@ def main(argv: list[str] | None = None) -> int:
         args.init = look_path_for(args.init)
 
     other_x, other_y = other_renderer_cells(args.boards, args.workers, args.seed)
+    renderers = (OTHER_RENDERER,)
+    if args.third_boards is not None:
+        third_x, third_y = other_renderer_cells(args.third_boards, args.workers, args.seed + 1)
+        other_x, other_y = np.concatenate([other_x, third_x]), np.concatenate([other_y, third_y])
+        renderers = (OTHER_RENDERER, THIRD_RENDERER)
     ours = family_cells((*FAMILY_NAMES, CLASSIC), args.generator_boards, args.seed + 7, args.cache, args.workers)
     ours.update(family_cells((POOL,), 4 * args.generator_boards, args.seed + 7, args.cache, args.workers))
     rng = np.random.default_rng(args.seed)
@@ -230,8 +238,8 @@ def main(argv: list[str] | None = None) -> int:
     train_x, train_y, val_x, val_y = train_x[learned], train_y[learned], val_x[checked], val_y[checked]
     with np.load(args.init) as d:
         kept = {k: d[k] for k in d.files if k == "temperature" or k.startswith("uncertain_below")}
-    sources = tuple(dict.fromkeys((*trained_on_families(args.init), *ours, OTHER_RENDERER)))
-    print(f"fit: {len(train_y)} cells ({int(np.sum(other_y != NOT_LEARNED))} of the other renderer), "
+    sources = tuple(dict.fromkeys((*trained_on_families(args.init), *ours, *renderers)))
+    print(f"fit: {len(train_y)} cells ({int(np.sum(other_y != NOT_LEARNED))} of {' and '.join(renderers)}), "
           f"from {args.init.name}", flush=True)
     train_on(train_x, train_y.astype(np.int64), val_x, val_y.astype(np.int64), out=args.out, epochs=args.epochs,
              seed=args.seed, threads=args.threads, temperature=float(kept["temperature"]), trained_on=sources,

@@ -1714,6 +1714,10 @@ def _sure_dice(readings: tuple[DieReading, ...]) -> int:
     return sum(d.confidence >= DOUBTFUL_DIE_BELOW for d in readings)
 
 
+# How much surer on the whole (mean confidence) the symbols' reading of as many dice, as many surely, must be to win.
+SURER_BY_MEAN = 0.1
+
+
 def _surer_reading(by_symbols: tuple[DieReading, ...], by_blobs: tuple[DieReading, ...]) -> bool:
     """Whether the dice found by their symbols are the better reading of a tray than the blobs': more dice read surely
     (at DOUBTFUL_DIE_BELOW or over; at most the five in all), or as many dice, as many surely, read more surely on the
@@ -1726,7 +1730,7 @@ def _surer_reading(by_symbols: tuple[DieReading, ...], by_blobs: tuple[DieReadin
     if sure_symbols != sure_blobs:
         return sure_symbols > sure_blobs
     return len(by_symbols) == len(by_blobs) and (
-        float(np.mean([d.confidence for d in by_symbols])) > float(np.mean([d.confidence for d in by_blobs])) + 0.1)
+        float(np.mean([d.confidence for d in by_symbols])) > float(np.mean([d.confidence for d in by_blobs])) + SURER_BY_MEAN)
 
 
 def _each_at_a_symbol(readings: tuple[DieReading, ...], by_symbols: list[DieBlob], view: TrayView) -> bool:
