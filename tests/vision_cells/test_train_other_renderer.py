@@ -28,6 +28,7 @@ CITY = ["#WW.WW#", "WGGHc1.", "WG2sp.W", ".Ga3m.W", "W.4jn5.", "HG.H.c.", "#WW.W
 
 def test_styles_table_kit_does_not_describe_are_not_learned():
     assert _unlearned("person.bust|font:handlee") and _unlearned("wall.edge_line") and _unlearned("person.letter_only")
+    assert _unlearned("wall.edge_band")  # the third renderer's band along the edge
     assert not _unlearned("wall.crenel") and not _unlearned("person.circle_open|font:caveat") and not _unlearned("")
 
 

@@ -65,8 +65,9 @@ THIRD_RENDERER = "third_renderer"  # ``vision/synth/third_renderer``: a third pr
 JITTER_PX = 1.2  # as the generator's boards (``dataset.photographed_board``)
 # Its drawings that are not what table-kit.md describes (a head-and-shoulders figure for a person, a letter without
 # its circle, tally marks for a church's size, a wall as one line along the board's edge, which is the board's own
-# print on an empty space): not learned here. Learned, the edge line had neat boards' empty outer spaces doubted.
-UNLEARNED_STYLES = ("bust", "letter_only", "cross_tally", "edge_line")
+# print on an empty space; the third renderer's band along the edge likewise): not learned here. Learned, the edge
+# line had neat boards' empty outer spaces doubted.
+UNLEARNED_STYLES = ("bust", "letter_only", "cross_tally", "edge_line", "edge_band")
 NOT_LEARNED = -1
 
 

@@ -1,0 +1,49 @@
+"""The third renderer (``vision/synth/third_renderer``), a training source written apart from the product: its photos
+are boards the product finds by their markers, and its truth labels every space a player can draw on."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from companion.layout import ALL_CELLS
+from vision.board.locate import find_boards
+from vision.cells.dataset import SPACE_INDEX
+from vision.cells.labels import GLYPH_CLASSES, glyph_for_char
+from vision.cells.train_other_renderer import NOT_LEARNED, _unlearned, other_renderer_cells
+
+RENDER = Path(__file__).resolve().parents[2] / "vision" / "synth" / "third_renderer" / "render.py"
+
+
+def test_its_photos_are_found_and_become_labelled_cells(tmp_path):
+    # An empty home: without the web fonts (CI does not fetch them) its letters are all drawn in strokes.
+    env = {**os.environ, "HOME": str(tmp_path / "home")}
+    out = tmp_path / "boards"
+    drawn = subprocess.run([sys.executable, str(RENDER), "--out", str(out), "--boards", "3", "--seed", "5"],
+                           env=env, capture_output=True, text=True, timeout=120)
+    assert drawn.returncode == 0, drawn.stderr
+    lines = [json.loads(t) for t in (out / "truth.jsonl").read_text().splitlines()]
+    assert [line["image"] for line in lines] == ["board_00000.png", "board_00001.png", "board_00002.png"]
+    for line in lines:
+        assert len(line["city"]) == 7 and all(len(row) == 7 for row in line["city"])
+        drawn_spaces = {ALL_CELLS[i] for i in range(49) if line["city"][i // 7][i % 7] not in ".#"}
+        assert set(line["styles"]) <= drawn_spaces and line["styles"]  # a style for drawn spaces only
+        assert all("|font:" not in style for style in line["styles"].values())  # no fonts here: strokes
+        photo = cv2.imread(str(out / line["image"]))
+        assert photo is not None and line["seat"] in [board.seat for board in find_boards(photo)]
+    x, y = other_renderer_cells(out, workers=1)
+    assert x.shape[0] == y.shape[0] == 3 * len(SPACE_INDEX)
+    expected = []
+    for line in lines:
+        for i in SPACE_INDEX:
+            unlearned = _unlearned(line["styles"].get(ALL_CELLS[i], ""))
+            expected.append(NOT_LEARNED if unlearned else
+                            GLYPH_CLASSES.index(glyph_for_char(line["city"][i // 7][i % 7], "en")))
+    assert y.tolist() == expected
+    assert float(np.asarray(x, np.float32).std()) > 0.05  # ink and print in the crops, not blank paper
