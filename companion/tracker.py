@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import contextlib
 import logging
+import math
 import threading
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
@@ -38,7 +39,9 @@ from companion.errors import UserError
 from companion.game import Game
 from companion.layout import ALL_CELLS, LAYOUT, cell_index, seat_marker_ids
 from companion.reading import (
+    ASK_WITHIN,
     DOUBT_BELOW,
+    EMPTY,
     UNUSED_DOUBT_BELOW,
     MoveReading,
     cell_probabilities,
@@ -760,12 +763,42 @@ class Tracker:
             # seeds 2026 and 4040).
             self._ask(player, best.action, raw, place)
             return
+        forbidden = self._forbidden_runner_up(player, best.action)
+        if forbidden is not None:
+            # The same mistake read the other way round: the legal reading is the likelier, yet one of its cells
+            # reads nearly as well as a drawing the rules forbid there (an inner wall that a network taught on
+            # tables, where walls stand on the outer ring only, took for a crate, 73 % to 23 %). Taken silently,
+            # a careless player's wall would be recorded as a crate nobody drew.
+            self._ask(player, best.action, forbidden, place)
+            return
         if reading.rival is not None:
             # The camera is unsure of a cell of the likeliest move, and another legal move reads it otherwise:
             # its sureness is calibrated on hands it never saw, its probabilities are not: the players say.
             self._ask(player, best.action, reading.rival.action, place)
             return
         self._judge_and_record(best.action, source="camera")
+
+    def _forbidden_runner_up(self, player: int, legal: dict[str, Any]) -> dict[str, Any] | None:
+        """``legal``'s drawing with one of its cells read as another symbol under ``ASK_WITHIN`` less probable (log
+        ratio), when that drawing breaks only rules of where things may be drawn (``_misplaced_as_read``); the
+        likeliest such, else None."""
+        cells = self.cell_readings(player) or {}
+        place = [dict(p) for p in legal.get("place", [])]
+        found, least_gap = None, ASK_WITHIN
+        for k, drawn in enumerate(place):
+            probs = cells.get(drawn["cell"], {})
+            mine = probs.get(drawn["item"], 0.0)
+            for item, prob in probs.items():
+                if mine <= 0.0 or prob <= 0.0 or item in (drawn["item"], EMPTY) or item not in VALID_ITEMS:
+                    continue
+                gap = math.log(mine / prob)
+                if gap >= least_gap:
+                    continue
+                other = infer_action(player, legal.get("dice", []), [*place[:k], {**drawn, "item": item},
+                                                                    *place[k + 1:]])
+                if self._misplaced_as_read(other, legal):
+                    found, least_gap = other, gap
+        return found
 
     def _misplaced_as_read(self, raw: dict[str, Any], legal: dict[str, Any]) -> bool:
         """Whether the drawing as read breaks only rules of where things may be drawn (a mistake players

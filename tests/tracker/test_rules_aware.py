@@ -297,6 +297,28 @@ def test_an_illegal_drawing_clearly_read_so_is_asked_too(store):
     assert t.dispute is not None and [e["rule"] for e in t.dispute.errors] == ["wall.outer_only"]
 
 
+@pytest.mark.parametrize(("crate", "wall"), [(0.73, 0.23), (0.97, 0.02)])
+def test_a_legal_reading_whose_other_reading_is_forbidden_there_is_asked_when_close(store, crate, wall):
+    """The other way round: an inner drawing read as a crate at 73 %, a wall at 23 % (a network taught on tables,
+    where walls stand on the outer ring only, so reads a careless player's inner wall). The wall is under
+    ASK_WITHIN less probable: the players are asked, and "as drawn" is the dispute. At 97 % to 2 % the crate is
+    the move, no question."""
+    t = new_tracker(store)
+    roll = ["crate", "crate", "wall", "head", "swords"]
+    t.observe(seen([START, START], roll))
+    t.observe(seen([START, START], roll, {"D4": {"G": crate, "W": wall, ".": 0.01}}))
+    if math.log(crate / wall) >= ASK_WITHIN:
+        assert t.question is None and t.dispute is None
+        assert t.last_action["place"] == [{"cell": "D4", "item": "G"}] and t.current_player() == 1
+        return
+    assert t.dispute is None and t.question is not None
+    assert t.question.texts == ["A crate at D4", "A wall at D4 (not allowed: walls go only in the outer (dark) spaces, "
+                                "never in the inner ones)"]
+    t.answer_question(1)
+    assert t.dispute is not None and [e["rule"] for e in t.dispute.errors] == ["wall.outer_only"]
+    assert city_cell(t.state.players[0].city, "D4") == "."
+
+
 THREE_CROSSES = ["cross", "cross", "cross", "log", "swords"]
 
 
