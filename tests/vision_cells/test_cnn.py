@@ -416,9 +416,9 @@ def test_agreement_is_high_only_where_both_readings_are_sure_of_the_same_class()
     assert agreement(sure_s, both_sure)[0] > 0.995  # a surer second reader of the same class: surer together
 
 
-def _hard_board() -> np.ndarray:
+def _hard_board(seed: int = 31) -> np.ndarray:
     """A board of letters and digits in a hand the shipped network reads with some doubt (loose's)."""
-    rng = np.random.default_rng(31)
+    rng = np.random.default_rng(seed)
     city = random_city(rng, fill=0.95)
     return render_board(city, rng, cell_px=40, seat=0, hand=Hand.random(rng, family="loose")).image
 
@@ -428,7 +428,6 @@ def test_a_letter_the_look_network_contradicts_is_doubted(tmp_path):
     digit under ``AGREEMENT_BELOW`` is as sure as the network and the look network agree: a look network that
     sees a wall in every crop leaves every such cell uncertain, while a file without the threshold reads as
     before (its look network asked only about the cells still doubtful) and the readings stay the network's."""
-    board = _hard_board()
     agreeing, contradicting, before = (tmp_path / name for name in ("agreeing", "contradicting", "before"))
     for folder in (agreeing, contradicting, before):
         folder.mkdir()
@@ -442,9 +441,16 @@ def test_a_letter_the_look_network_contradicts_is_doubted(tmp_path):
     np.savez_compressed(before / "cnn.npz", **arrays)
     readers = {folder.name: CellReader("en", model_path=folder / "cnn.npz") for folder in (agreeing, contradicting, before)}
     assert readers["before"].agreed_uncertain_below is None and readers["agreeing"].agreed_uncertain_below is not None
-    probs = readers["before"].probabilities(board)
-    best, read_as = probs.max(axis=1), probs.argmax(axis=1)
-    letters = [i for i in DRAWABLE_INDEX if LETTER_OR_DIGIT_CLASS[read_as[i]] and LOOK_BELOW <= best[i] < AGREEMENT_BELOW]
+    # The first of a few hard boards with three letters or more read in doubt (which board that is changes with
+    # the shipped network's weights, not what is asserted of its letters).
+    for seed in range(31, 41):
+        board = _hard_board(seed)
+        probs = readers["before"].probabilities(board)
+        best, read_as = probs.max(axis=1), probs.argmax(axis=1)
+        letters = [i for i in DRAWABLE_INDEX
+                   if LETTER_OR_DIGIT_CLASS[read_as[i]] and LOOK_BELOW <= best[i] < AGREEMENT_BELOW]
+        if len(letters) >= 3:
+            break
     assert len(letters) >= 3
     names = [ALL_CELLS[i] for i in letters]
     reads = {name: reader.read(board) for name, reader in readers.items()}
