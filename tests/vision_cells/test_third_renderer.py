@@ -3,6 +3,7 @@ are boards the product finds by their markers, and its truth labels every space 
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import os
 import subprocess
@@ -47,3 +48,19 @@ def test_its_photos_are_found_and_become_labelled_cells(tmp_path):
                             GLYPH_CLASSES.index(glyph_for_char(line["city"][i // 7][i % 7], "en")))
     assert y.tolist() == expected
     assert float(np.asarray(x, np.float32).std()) > 0.05  # ink and print in the crops, not blank paper
+
+
+def test_it_never_draws_a_font_kept_for_evaluation(tmp_path, monkeypatch):
+    """The nine fonts no network may learn (the benchmark renderer's and ``bench_hands --new-hands``'): none is among
+    the third renderer's fonts, and its own list of them is the product's."""
+    from vision.synth.web_fonts import NEW_HAND_FONTS
+
+    # An empty home, so that importing it renders no font (seconds where they were fetched).
+    monkeypatch.setenv("HOME", str(tmp_path))
+    spec = importlib.util.spec_from_file_location("third_renderer_glyphs", RENDER.parent / "glyphs.py")
+    assert spec is not None and spec.loader is not None
+    glyphs = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(glyphs)
+    assert len(glyphs.FONTS) >= 70 and glyphs.FONT_MASKS == {}
+    assert set(NEW_HAND_FONTS) == glyphs.FORBIDDEN
+    assert not set(glyphs.FONTS) & set(NEW_HAND_FONTS)
