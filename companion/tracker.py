@@ -788,8 +788,10 @@ class Tracker:
         for k, drawn in enumerate(place):
             probs = cells.get(drawn["cell"], {})
             mine = probs.get(drawn["item"], 0.0)
+            if mine <= 0.0:
+                continue
             for item, prob in probs.items():
-                if mine <= 0.0 or prob <= 0.0 or item in (drawn["item"], EMPTY) or item not in VALID_ITEMS:
+                if prob <= 0.0 or item in (drawn["item"], EMPTY) or item not in VALID_ITEMS:
                     continue
                 gap = math.log(mine / prob)
                 if gap >= least_gap:
