@@ -18,6 +18,7 @@ from vision.cells.letters import LETTERS, letters_path_for
 from vision.cells.reader import (
     DEFAULT_MODEL_PATH,
     INNER_INDEX,
+    OUTER_WALL_PRIOR,
     CellReader,
     apply_board_context,
     look_path_for,
@@ -362,21 +363,28 @@ def test_every_symbol_of_every_family_leaves_ink():
                 assert mask.sum() > 255 * 20, f"{name} drew nothing for {glyph}"
 
 
-def test_walls_are_weighed_down_on_inner_spaces_only():
+def test_walls_are_weighed_down_on_inner_spaces_and_up_on_outer_ones():
     """Walls stand on the outer spaces only: on an inner space a doubtful wall reads as the other symbol,
-    a clear one stays a wall (and the rules engine says it is illegal); outer spaces are untouched."""
+    a clear one stays a wall (and the rules engine says it is illegal); on an outer space, where walls are
+    built far more often than crates are drawn, a box torn between the two leans to the wall, and a clear
+    crate stays a crate."""
     wall, crate = GLYPH_CLASSES.index("W"), GLYPH_CLASSES.index("G")
     probs = np.full((49, len(GLYPH_CLASSES)), 1e-4)
-    inner, outer = INNER_INDEX[0], ALL_CELLS.index(sorted(LAYOUT.outer_cells - set(LAYOUT.towers))[0])
-    clear_inner = INNER_INDEX[1]
+    outer_spaces = sorted(LAYOUT.outer_cells - set(LAYOUT.towers) - set(LAYOUT.printed_crates))
+    inner, clear_inner = INNER_INDEX[0], INNER_INDEX[1]
+    outer, clear_outer = (ALL_CELLS.index(c) for c in outer_spaces[:2])
     for i in (inner, outer):
-        probs[i, wall], probs[i, crate] = 0.55, 0.45
+        probs[i, wall], probs[i, crate] = 0.45, 0.55
     probs[clear_inner, wall] = 0.999
+    probs[clear_outer, crate] = 0.97
+    probs[clear_outer, wall] = 0.03
     apply_board_context(probs)
-    assert probs[inner].argmax() == crate
+    assert probs[inner].argmax() == crate and probs[inner, wall] < 0.1
     assert probs[outer].argmax() == wall
+    assert probs[outer, wall] / probs[outer, crate] == pytest.approx(OUTER_WALL_PRIOR * 0.45 / 0.55)
     assert probs[clear_inner].argmax() == wall
-    assert np.allclose(probs[[inner, clear_inner]].sum(axis=1), 1.0)
+    assert probs[clear_outer].argmax() == crate
+    assert np.allclose(probs[[inner, clear_inner, outer, clear_outer]].sum(axis=1), 1.0)
 
 
 def test_ci_installs_every_font_package():

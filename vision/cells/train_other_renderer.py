@@ -39,7 +39,8 @@ beside the other's (``--third-boards``, 2 epochs): on seed 7's tables, drawn and
 misread, 0.04 -> 0.02 % without doubt; seeds 6 and 7 together 8.9 -> 6.1 %, 0.13 -> 0.06 %; ``bench_hands
 --new-hands`` 2.89 -> 2.97 %, none without doubt; ``bench_cells`` 0.305 -> 0.293 %. A second round over 3,000 more
 (seed 22) read the benchmark renderer better still (seed 6: 4.9 %) but doubted our generator's walls more and was not
-shipped (hardware.md §2).
+shipped then (hardware.md §2). Stop 76 shipped it beside the reader's new weighting of walls on the outer spaces
+(``reader.OUTER_WALL_PRIOR``), which gives our walls back their sureness: seed 1 6.4 -> 5.2 %, seed 6 5.5 -> 4.7 %.
 
 ``--stage letters`` (or ``churches``) teaches a close-look stage's shipped network the same way: the other renderer's
 crops of its kind (persons, churches; ``other_renderer_close_crops``, kept as ``letters.npz`` / ``churches.npz`` in
