@@ -74,6 +74,7 @@ from vision.cells.labels import GLYPH_CLASSES, glyph_for_char
 # What a network file's ``trained_on`` says for these boards.
 OTHER_RENDERER = "other_renderer"
 THIRD_RENDERER = "third_renderer"  # ``vision/synth/third_renderer``: a third program, written apart from the others
+FOURTH_RENDERER = "fourth_renderer"  # ``vision/synth/fourth_renderer``: a fourth, written apart from all of them
 JITTER_PX = 1.2  # as the generator's boards (``dataset.photographed_board``)
 # Its drawings that are not what table-kit.md describes (a head-and-shoulders figure for a person, a letter without
 # its circle, tally marks for a church's size, a wall as one line along the board's edge, which is the board's own
@@ -206,6 +207,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--init", type=Path, default=CNN_PATH)
     parser.add_argument("--third-boards", type=Path, default=None,
                         help="a folder of vision/synth/third_renderer's photos, learned beside the other renderer's")
+    parser.add_argument("--fourth-boards", type=Path, default=None,
+                        help="a folder of vision/synth/fourth_renderer's photos, learned beside them too")
     parser.add_argument("--look", action="store_true", help="the look network beside --init (its wider channels)")
     parser.add_argument("--generator-boards", type=int, default=150,
                         help="boards of each family and of the first hands, and 4 times as many of the pool")
@@ -233,11 +236,12 @@ def main(argv: list[str] | None = None) -> int:
         args.init = look_path_for(args.init)
 
     other_x, other_y = other_renderer_cells(args.boards, args.workers, args.seed)
-    renderers = (OTHER_RENDERER,)
-    if args.third_boards is not None:
-        third_x, third_y = other_renderer_cells(args.third_boards, args.workers, args.seed + 1)
-        other_x, other_y = np.concatenate([other_x, third_x]), np.concatenate([other_y, third_y])
-        renderers = (OTHER_RENDERER, THIRD_RENDERER)
+    renderers: tuple[str, ...] = (OTHER_RENDERER,)
+    for k, (folder, name) in enumerate(((args.third_boards, THIRD_RENDERER), (args.fourth_boards, FOURTH_RENDERER))):
+        if folder is not None:
+            more_x, more_y = other_renderer_cells(folder, args.workers, args.seed + 1 + k)
+            other_x, other_y = np.concatenate([other_x, more_x]), np.concatenate([other_y, more_y])
+            renderers = (*renderers, name)
     ours = family_cells((*FAMILY_NAMES, CLASSIC), args.generator_boards, args.seed + 7, args.cache, args.workers)
     ours.update(family_cells((POOL,), 4 * args.generator_boards, args.seed + 7, args.cache, args.workers))
     rng = np.random.default_rng(args.seed)

@@ -1,5 +1,6 @@
-"""The third renderer (``vision/synth/third_renderer``), a training source written apart from the product: its photos
-are boards the product finds by their markers, and its truth labels every space a player can draw on."""
+"""The third and fourth renderers (``vision/synth/third_renderer``, ``fourth_renderer``), training sources each written
+apart from the product and from the others: their photos are boards the product finds by their markers, and their truth
+labels every space a player can draw on."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from pathlib import Path
 
 import cv2
 import numpy as np
+import pytest
 
 from companion.layout import ALL_CELLS
 from vision.board.locate import find_boards
@@ -19,14 +21,16 @@ from vision.cells.dataset import SPACE_INDEX
 from vision.cells.labels import GLYPH_CLASSES, glyph_for_char
 from vision.cells.train_other_renderer import NOT_LEARNED, _unlearned, other_renderer_cells
 
-RENDER = Path(__file__).resolve().parents[2] / "vision" / "synth" / "third_renderer" / "render.py"
+SYNTH = Path(__file__).resolve().parents[2] / "vision" / "synth"
+RENDER = SYNTH / "third_renderer" / "render.py"
 
 
-def test_its_photos_are_found_and_become_labelled_cells(tmp_path):
+@pytest.mark.parametrize("renderer", ["third_renderer", "fourth_renderer"])
+def test_its_photos_are_found_and_become_labelled_cells(tmp_path, renderer):
     # An empty home: without the web fonts (CI does not fetch them) its letters are all drawn in strokes.
     env = {**os.environ, "HOME": str(tmp_path / "home")}
     out = tmp_path / "boards"
-    drawn = subprocess.run([sys.executable, str(RENDER), "--out", str(out), "--boards", "3", "--seed", "5"],
+    drawn = subprocess.run([sys.executable, str(SYNTH / renderer / "render.py"), "--out", str(out), "--boards", "3", "--seed", "5"],
                            env=env, capture_output=True, text=True, timeout=120)
     assert drawn.returncode == 0, drawn.stderr
     lines = [json.loads(t) for t in (out / "truth.jsonl").read_text().splitlines()]
@@ -64,3 +68,21 @@ def test_it_never_draws_a_font_kept_for_evaluation(tmp_path, monkeypatch):
     assert len(glyphs.FONTS) >= 70 and glyphs.FONT_MASKS == {}
     assert set(NEW_HAND_FONTS) == glyphs.FORBIDDEN
     assert not set(glyphs.FONTS) & set(NEW_HAND_FONTS)
+
+
+def test_the_fourth_never_draws_a_font_kept_for_evaluation(tmp_path, monkeypatch):
+    """The fourth renderer takes every font it finds in the fonts' folder but the nine no network may learn: its list
+    of them is the product's, and with all of them in the folder it takes none of them."""
+    from vision.synth.web_fonts import NEW_HAND_FONTS
+
+    folder = tmp_path / ".cache" / "companion" / "web-fonts"
+    folder.mkdir(parents=True)
+    for name in (*NEW_HAND_FONTS, "caveat", "indie-flower"):
+        (folder / f"{name}.woff").write_bytes(b"")  # listed by name; a font is opened only when drawn
+    monkeypatch.setenv("HOME", str(tmp_path))
+    spec = importlib.util.spec_from_file_location("fourth_renderer_glyphs", SYNTH / "fourth_renderer" / "glyphs.py")
+    assert spec is not None and spec.loader is not None
+    glyphs = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(glyphs)
+    assert set(NEW_HAND_FONTS) == glyphs.FORBIDDEN
+    assert sorted(glyphs.FONTS) == ["caveat", "indie-flower"]
