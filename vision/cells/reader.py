@@ -82,7 +82,7 @@ INNER_WALL_PRIOR = 0.05
 # games of the built-in bots, a state a round: outer spaces 21 % walls, 7 % crates): by Bayes' rule the ratio of
 # the two is 3.6 times what the crops taught. 2, short of that, because bots are not players. Measured (stop 76,
 # 2026-12-04) on the benchmark renderer's spent seeds 1 and 6, with the networks of that stop: misread 5.7 -> 5.2 %
-# and 4.9 -> 4.7 % (walls as battlements read as crates 79 -> 44 on seed 1, crates read as walls 33 -> 43), without
+# and 4.9 -> 4.7 % (walls read as crates 79 -> 44 on seed 1, mostly battlements; crates read as walls 33 -> 43), without
 # doubt 4 -> 3 and 3 -> 5 cells; 3 read seed 6 at 4.4 %.
 OUTER_WALL_PRIOR = 2.0
 # What a cell's ``alternatives`` keep for the tracker's rules-aware reading: its likeliest readings, at
