@@ -253,6 +253,16 @@ def city_game(rng):
     def place(cell, ch):
         g[cell[1]][cell[0]] = ch
 
+    def grow(group, extra, ch):
+        """up to ``extra`` more ``ch`` on empty spaces beside ``group``, one at a time, kept connected."""
+        for _ in range(extra):
+            free = [x for q in group for x in _nbrs4(*q) if g[x[1]][x[0]] == '.' and x in allsp]
+            if not free:
+                break
+            x = free[int(r.integers(len(free)))]
+            group.append(x)
+            place(x, ch)
+
     def filled():
         return sum(ch not in '.#' for row in g for ch in row) - 4
 
@@ -288,15 +298,8 @@ def city_game(rng):
         elif a < wall_love + 0.2:
             n = int(r.choice([1, 1, 2, 2, 3, 4]))
             c0 = pick_cell()
-            grp = [c0]
             place(c0, 'G')
-            for _ in range(n - 1):
-                fr = [x for q in grp for x in _nbrs4(*q) if g[x[1]][x[0]] == '.' and x in allsp]
-                if not fr:
-                    break
-                x = fr[int(r.integers(len(fr)))]
-                grp.append(x)
-                place(x, 'G')
+            grow([c0], n - 1, 'G')
         elif a < wall_love + 0.4:
             place(pick_cell(), str(1 + int(r.choice(5, p=CHURCH_W))))
         else:
@@ -309,15 +312,9 @@ def city_game(rng):
                 nh = int(r.integers(0, 4))
                 fr = [x for x in _nbrs8(*c0) if g[x[1]][x[0]] == '.' and x in allsp]
                 if nh and fr:
-                    grp = [fr[int(r.integers(len(fr)))]]
-                    place(grp[0], 'H')
-                    for _ in range(nh - 1):
-                        f2 = [x for q in grp for x in _nbrs4(*q) if g[x[1]][x[0]] == '.' and x in allsp]
-                        if not f2:
-                            break
-                        x = f2[int(r.integers(len(f2)))]
-                        grp.append(x)
-                        place(x, 'H')
+                    first = fr[int(r.integers(len(fr)))]
+                    place(first, 'H')
+                    grow([first], nh - 1, 'H')
     return [''.join(row) for row in g]
 
 
