@@ -22,7 +22,15 @@ from vision.cells.labels import GLYPH_CLASSES, glyph_for_char
 from vision.cells.train_other_renderer import NOT_LEARNED, _unlearned, other_renderer_cells
 
 SYNTH = Path(__file__).resolve().parents[2] / "vision" / "synth"
-RENDER = SYNTH / "third_renderer" / "render.py"
+
+
+def _glyphs_module(renderer: str):
+    """A renderer's ``glyphs.py``, imported on its own (the renderers are scripts, not packages)."""
+    spec = importlib.util.spec_from_file_location(f"{renderer}_glyphs", SYNTH / renderer / "glyphs.py")
+    assert spec is not None and spec.loader is not None
+    glyphs = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(glyphs)
+    return glyphs
 
 
 @pytest.mark.parametrize("renderer", ["third_renderer", "fourth_renderer"])
@@ -61,10 +69,7 @@ def test_it_never_draws_a_font_kept_for_evaluation(tmp_path, monkeypatch):
 
     # An empty home, so that importing it renders no font (seconds where they were fetched).
     monkeypatch.setenv("HOME", str(tmp_path))
-    spec = importlib.util.spec_from_file_location("third_renderer_glyphs", RENDER.parent / "glyphs.py")
-    assert spec is not None and spec.loader is not None
-    glyphs = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(glyphs)
+    glyphs = _glyphs_module("third_renderer")
     assert len(glyphs.FONTS) >= 70 and glyphs.FONT_MASKS == {}
     assert set(NEW_HAND_FONTS) == glyphs.FORBIDDEN
     assert not set(glyphs.FONTS) & set(NEW_HAND_FONTS)
@@ -80,9 +85,6 @@ def test_the_fourth_never_draws_a_font_kept_for_evaluation(tmp_path, monkeypatch
     for name in (*NEW_HAND_FONTS, "caveat", "indie-flower"):
         (folder / f"{name}.woff").write_bytes(b"")  # listed by name; a font is opened only when drawn
     monkeypatch.setenv("HOME", str(tmp_path))
-    spec = importlib.util.spec_from_file_location("fourth_renderer_glyphs", SYNTH / "fourth_renderer" / "glyphs.py")
-    assert spec is not None and spec.loader is not None
-    glyphs = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(glyphs)
+    glyphs = _glyphs_module("fourth_renderer")
     assert set(NEW_HAND_FONTS) == glyphs.FORBIDDEN
     assert sorted(glyphs.FONTS) == ["caveat", "indie-flower"]
