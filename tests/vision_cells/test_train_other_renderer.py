@@ -9,7 +9,7 @@ import json
 import cv2
 import numpy as np
 
-from companion.layout import ALL_CELLS
+from companion.layout import ALL_CELLS, SIZE
 from vision.board.dataset import photograph
 from vision.cells.dataset import SPACE_INDEX
 from vision.cells.labels import GLYPH_CLASSES, glyph_for_char
@@ -20,6 +20,7 @@ from vision.cells.train_other_renderer import (
     _unlearned,
     other_renderer_cells,
     other_renderer_close_crops,
+    turned_to_the_sides,
 )
 from vision.synth.board import render_board
 
@@ -87,3 +88,28 @@ def test_validation_takes_whole_boards():
     assert len(val_y) == 2 * per and len(train_y) == 8 * per
     assert not set(val_y) & set(train_y)
     assert sorted(np.unique(val_y)) == sorted({int(v) for v in val_x.ravel() // per})
+
+
+def test_top_and_bottom_walls_crates_and_empty_spaces_are_turned_to_the_sides():
+    """Of two boards' crops (in ``SPACE_INDEX`` order), every top and bottom row wall, crate and empty space comes back
+    turned a quarter (share 1), the board's edge (the crop's top in the top row, its bottom in the bottom row) now on its
+    left or right, its label kept; nothing of the other rows, nor a person or church of those rows."""
+    per = len(SPACE_INDEX)
+    labels = {"W": GLYPH_CLASSES.index("W"), "G": GLYPH_CLASSES.index("G"), ".": GLYPH_CLASSES.index("."),
+              "1": GLYPH_CLASSES.index(glyph_for_char("1", "en"))}
+    y = np.array([labels[CITY[i // 7][i % 7] if CITY[i // 7][i % 7] in "WG." else "1"] for i in SPACE_INDEX] * 2)
+    x = np.zeros((2 * per, 8, 8), np.float16)
+    x[:, 0, :] = 1.0  # a mark along each crop's top
+    rows = np.array(SPACE_INDEX * 2) // SIZE
+    x[rows == SIZE - 1] = x[rows == SIZE - 1][:, ::-1]  # ... along the bottom in the bottom row (the board's edge)
+    turned_x, turned_y = turned_to_the_sides(x, y, 1.0, np.random.default_rng(3))
+    edge = (rows == 0) | (rows == SIZE - 1)
+    kinds = np.isin(y, [labels["W"], labels["G"], labels["."]])
+    assert len(turned_y) == int((edge & kinds).sum()) > 0
+    assert sorted(turned_y.tolist()) == sorted(y[edge & kinds].tolist())
+    sides = [(c[:, 0].min() == 1.0, c[:, -1].min() == 1.0) for c in turned_x.astype(np.float32)]
+    assert all(left != right for left, right in sides)  # the mark runs down one side, never across
+    assert {left for left, _ in sides} == {True, False}  # both sides turn up
+    assert all(float(c[0, 1:-1].max()) == 0.0 for c in turned_x.astype(np.float32))  # no longer along the top
+    none_x, none_y = turned_to_the_sides(x, y, 0.0, np.random.default_rng(3))
+    assert len(none_y) == 0 == len(none_x)
