@@ -103,7 +103,9 @@ def test_the_reader_reads_the_digit_of_every_church_again(busy_city, churches_sa
     read as a 3 or doubted; the other cells are read as without it. With the shipped cut (``CHURCH_SURE_FROM``) a
     neat hand's churches, every digit of which the cell networks are sure of, keep their digits. Fails when the reader
     leaves the church stage out, or reads the digits it is sure of again."""
-    rectified = close_up_board(busy_city, 5)
+    # Seed 8: every digit above the cut for either pair of networks (the 2 at C3 of seed 5 lay at 0.9994 for stop 76's
+    # and 0.9990 for stop 77's, on the 0.999 cut itself, so which side of it fell to chance).
+    rectified = close_up_board(busy_city, 8)
     plain = CellReader("en", model_path=churches_say_three)
     assert plain.churches is not None and plain.letters is None
     cut = CellReader("en", model_path=churches_say_three)

@@ -316,7 +316,12 @@ class CellReader:
             looks = model.probabilities(self.crop_features(crops), self.allowed, self.prior_shift)
             looks = looks.reshape(len(SECOND_LOOK_SHIFTS), len(doubtful), -1)
             probs[doubtful] = (probs[doubtful] + looks.sum(axis=0)) / (1 + len(SECOND_LOOK_SHIFTS))
-        still = [i for i in doubtful if probs[i].max() < LOOK_BELOW] if self.look is not None else []
+        # Still doubtful as the board's context leaves it, as ``doubtful`` is: since walls are weighed up on the outer
+        # spaces (``OUTER_WALL_PRIOR``), an outer wall the network alone found at 0.75 is no longer doubted, and a crate
+        # beside it at 0.81 is.
+        in_context = probs.copy()
+        apply_board_context(in_context)
+        still = [i for i in doubtful if in_context[i].max() < LOOK_BELOW] if self.look is not None else []
         looked = np.zeros_like(probs)
         if still:
             looked[still] = self._look_at(first_crops, reading, still)
