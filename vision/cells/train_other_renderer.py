@@ -51,6 +51,26 @@ beside 3,000 fresh of each of the other two (seeds 12, 23, 41; 2 epochs):
 seeds 1 and 6 265 -> 264 and 229 -> 209 cells misread; the cell network taught so read them no better (265, 231) and
 stays the second round's. Seed 8, untouched until both were chosen: stop 75's reader 6.4 %, this one 5.1 %.
 
+Stop 77 (2026-12-07): walls on the left and right sides. At a table a side's wall is drawn along that side, its
+courses running up the board; the training renderers draw it as along the top. On the spent seeds 1 and 6, 41 and 36
+of the side spaces' walls were misread (zigzags and battlements read as crates) against 12 and 21 of the top and
+bottom rows'. Reading a side's crop turned a quarter as well (max, sum, mean of the two readings) found most of those
+walls but read as many crates and empty spaces as walls: seeds 1 and 6 264 and 209 -> 247-304 and 211-263, not kept.
+Both networks went on instead over 3,000 fresh boards of each renderer with every top and bottom row's wall, crate and
+empty space learned again turned a quarter (``turned_to_the_sides``, ``--turned-share 1``; 2 epochs, 841,000 cells,
+the cell network 9 minutes an epoch, the look network 16, one thread each):
+
+    .venv/bin/python vision/synth/other_renderer/render.py --out /tmp/other-boards-4 --boards 3000 --seed 14
+    .venv/bin/python vision/synth/third_renderer/render.py --out /tmp/third-boards-4 --boards 3000 --seed 25
+    .venv/bin/python vision/synth/fourth_renderer/render.py --out /tmp/fourth-boards-4 --boards 3000 --seed 44
+    .venv/bin/python -m vision.cells.train_other_renderer /tmp/other-boards-4 --third-boards /tmp/third-boards-4 \
+        --fourth-boards /tmp/fourth-boards-4 --turned-share 1 --epochs 2 --threads 1 [--look] --out /tmp/cnn-t.npz
+
+Seeds 1 and 6 (the reader's look at still doubtful cells now in the board's context, both sides): 470 -> 441 cells
+misread, side walls 73 -> 52, right cells doubted 3,629 -> 3,424. Without the turned crops (the look network alone,
+same boards) 445, side walls 70: the fresh boards bring the misreads down, the turned crops the side walls and the
+doubts. Seed 9, untouched until then: 4.5 -> 4.2 % (hardware.md §2).
+
 ``--stage letters`` (or ``churches``) teaches a close-look stage's shipped network the same way: the other renderer's
 crops of its kind (persons, churches; ``other_renderer_close_crops``, kept as ``letters.npz`` / ``churches.npz`` in
 the folder) beside ``train_letters``' sets of the generator (``python -m vision.cells.train_letters --only data``
