@@ -126,7 +126,7 @@ def turned_to_the_sides(x: np.ndarray, y: np.ndarray, share: float, rng: np.rand
 
     Why: at a table a wall on the left or right side is drawn along that side, its courses running up the board,
     and none of the renderers that teach the networks draws it so. On the benchmark renderer's spent seeds 1 and 6
-    (stop 77, 2026-12-05), which does, 41 and 36 of the side spaces' walls were misread against 12 and 21 of the top
+    (stop 77, 2026-12-07), which does, 41 and 36 of the side spaces' walls were misread against 12 and 21 of the top
     and bottom rows' (about as many walls), and the shipped cell network reading a side's crops turned a quarter
     found 27 and 20 of them. Crates and empty spaces are turned too, so that a turned crop is no sign of a wall."""
     per = len(SPACE_INDEX)
