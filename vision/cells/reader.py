@@ -127,6 +127,13 @@ def apply_board_context(probs: np.ndarray) -> None:
         probs[cells] /= probs[cells].sum(axis=1, keepdims=True)
 
 
+def in_board_context(probs: np.ndarray) -> np.ndarray:
+    """A copy of ``probs`` as the board's context leaves it (``apply_board_context``)."""
+    weighed = probs.copy()
+    apply_board_context(weighed)
+    return weighed
+
+
 def agreement(probs: np.ndarray, look: np.ndarray) -> np.ndarray:
     """How sure two readings (rows of class probabilities) are together of the first one's reading: their
     normalised geometric mean at its likeliest class. High only where both are sure of the same class; a class
@@ -306,9 +313,7 @@ class CellReader:
         # A second look at doubtful cells: average over crops nudged a few pixels each way, which
         # smooths out a slightly wrong homography or a stroke at the cell's edge.
         # Doubtful as the board's context leaves it (an inner cell torn between a wall and a crate is not).
-        in_context = probs.copy()
-        apply_board_context(in_context)
-        doubtful = [int(i) for i in np.flatnonzero((in_context.max(axis=1) < SECOND_LOOK_BELOW) & read_here)]
+        doubtful = [int(i) for i in np.flatnonzero((in_board_context(probs).max(axis=1) < SECOND_LOOK_BELOW) & read_here)]
         if doubtful:
             # Every nudged crop of every doubtful cell in one batch through the network.
             wanted = [(shift, i) for shift in SECOND_LOOK_SHIFTS for i in doubtful]
@@ -318,10 +323,11 @@ class CellReader:
             probs[doubtful] = (probs[doubtful] + looks.sum(axis=0)) / (1 + len(SECOND_LOOK_SHIFTS))
         # Still doubtful as the board's context leaves it, as ``doubtful`` is: since walls are weighed up on the outer
         # spaces (``OUTER_WALL_PRIOR``), an outer wall the network alone found at 0.75 is no longer doubted, and a crate
-        # beside it at 0.81 is.
-        in_context = probs.copy()
-        apply_board_context(in_context)
-        still = [i for i in doubtful if in_context[i].max() < LOOK_BELOW] if self.look is not None else []
+        # beside it at 0.81 is. (Weighed only where the look network has cells to read.)
+        still: list[int] = []
+        if doubtful and self.look is not None:
+            in_context = in_board_context(probs)
+            still = [i for i in doubtful if in_context[i].max() < LOOK_BELOW]
         looked = np.zeros_like(probs)
         if still:
             looked[still] = self._look_at(first_crops, reading, still)
