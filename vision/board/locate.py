@@ -35,13 +35,20 @@ SEAT_COUNT = KIT_SEATS
 RECT_CELL_PX = 64  # rectified board = 7 * 64 = 448 px square
 MIN_MARKERS = 2  # each marker gives 4 points: two markers fix the homography
 # A sticker is measured on its board only from most of the printed grid (of 36 crossings), and only where
-# it lies within STICKER_REACH of the kit's place (cells, 11 mm: still mostly on its tower cell; a grid
-# found a line off would put it a whole cell off). It is placed where it was measured only when its centre
+# it lies within STICKER_REACH of the kit's place (cells, 5.6 mm: nearly three times the 2 mm a hand sticks it
+# off by, each way; a grid found a line off would put it a whole cell off). 0.4 cell (11 mm) until stop 78: on
+# the benchmark renderer's boards (their own print, their stickers within a millimetre and a few degrees of
+# the kit's place) the grid fit put stickers 0.3-0.4 cell off, the homography then skewed each board it was
+# taken for, and the spaces beside the G1 tower (E1, F1) carried a fifth of all the misreads. Its spent seeds
+# 1 and 6, misread of 10,004 cells (right cells doubted): 0.4 396 (36 %), 0.25 287, 0.2 290 (29 %), 0.15 279
+# (28 %), none measured 286. Not 0.15: the generator's stickers stuck 2 mm off (bench_frame) then kept the
+# kit's place more often, boards' corners p90 1.2 -> 4.8 px (0.2: 1.35 px; cells misread 0.034 % at 0.4 and
+# 0.15, 0.052 % at 0.2: a cell of 5,800, 40 tables). It is placed where it was measured only when its centre
 # lies more than STICKER_SLACK off (1.1 mm): the grid measures a sticker's place to 0.016 cell (median;
 # 0.034 at most over 48 stickers stuck exactly), where the markers alone put a board's corners within
 # 0.26 px at 75 cm. A board whose grid does not show is measured again at most STICKER_TRIES times.
 MIN_GRID_FOR_STICKERS = 24
-STICKER_REACH = 0.4
+STICKER_REACH = 0.2
 STICKER_SLACK = 0.04
 STICKER_TRIES = 5
 _TRACK = -1  # the pirate track's key in StickerPlaces.tries

@@ -118,6 +118,9 @@ class CloseLook:
     # A cell the cell networks read as one of the kind at least this sure, within the kind, is not read by the stage
     # (None: every cell of the kind is read).
     sure_from: float | None = None
+    # A second, wider crop (this fraction of a cell) that each of the stage's networks reads beside ``zoom``'s, the two
+    # readings' geometric mean being the network's (``StageNetwork.read``); None: one crop (``WIDE_ZOOM_NOTE``).
+    wide_zoom: float | None = None
 
     def path_for(self, model_path: Path) -> Path:
         """The stage's network that goes with a cell network: ``cnn.npz`` -> ``<name>.npz``,
@@ -161,6 +164,13 @@ class CloseLook:
         if self.zoom * max(1.0, *LOOK_AGAIN_SCALES) > 1.0:
             raise ValueError(f"{self.name}: a crop of {self.zoom} of a cell, scaled up to "
                              f"{max(LOOK_AGAIN_SCALES)}, would reach past the cell")
+        if self.wide_zoom is not None and not self.zoom < self.wide_zoom <= 1.0:
+            raise ValueError(f"{self.name}: a wide crop of {self.wide_zoom} of a cell must be wider than {self.zoom} "
+                             "and stay inside the cell")
+
+    def wide_crops(self, rectified: np.ndarray, cells: list[int]) -> np.ndarray | None:
+        """``crops`` of ``cells`` at ``wide_zoom``; None for a stage without one."""
+        return None if self.wide_zoom is None else self.crops(rectified, cells, self.wide_zoom / self.zoom)
 
     def crops(self, rectified: np.ndarray, cells: list[int], scale: float = 1.0) -> np.ndarray:
         """Ink maps (n, CROP_PX, CROP_PX) of the middle ``zoom`` (times ``scale``) of ``cells`` (indices row by
@@ -248,6 +258,15 @@ class StageNetwork:
         head = self.head if head is None else head
         return head.probabilities(self.trunk.features(crops), allowed & self.look.classes, prior_shift)
 
+    def reading(self, crops: np.ndarray, wide: np.ndarray | None, allowed: np.ndarray, prior_shift: np.ndarray,
+                head: CellModel | None = None) -> np.ndarray:
+        """``probabilities`` of the close crops, or, with ``wide`` (the same cells' ``CloseLook.wide_crops``), the
+        normalised geometric mean of the two crops' readings (``panel_reading``), both read in one batch."""
+        if wide is None:
+            return self.probabilities(crops, allowed, prior_shift, head)
+        both = self.probabilities(np.concatenate([crops, wide]), allowed, prior_shift, head)
+        return panel_reading([both[:len(crops)], both[len(crops):]], allowed & self.look.classes)
+
     def read(self, probs: np.ndarray, rectified: np.ndarray, cells: list[int], allowed: np.ndarray,
              prior_shift: np.ndarray, head: CellModel | None = None) -> None:
         """``probs`` (49 cells row by row) with the stage's reading of ``cells`` folded in, in place. A cell still
@@ -260,7 +279,10 @@ class StageNetwork:
         seat_head = head is not None and head is not self.head
         weight = TAUGHT_WEIGHT if seat_head else None  # (None: the stage's own)
         crops = self.look.crops(rectified, cells)
-        stage = self.probabilities(crops, allowed, prior_shift, head)
+        # Every network of the stage reads the wider crop too (``wide_zoom``), but a seat's head: it learned the seat's
+        # own drawings at ``zoom`` (``SeatHand.stage_model``).
+        wide = None if seat_head else self.look.wide_crops(rectified, cells)
+        stage = self.reading(crops, wide, allowed, prior_shift, head)
         combined = self.look.combine(probs[cells], stage, weight)
         again = np.flatnonzero(combined.max(axis=1) < LOOK_AGAIN_BELOW)
         if len(again):
@@ -268,7 +290,8 @@ class StageNetwork:
             kind = allowed & self.look.classes
             if (self.panel or self.deep is not None) and not seat_head:  # (a stage with no panel: the deep network)
                 # (A head fitted to a seat's own drawings knows that hand; the panel's networks do not.)
-                members = [m.probabilities(crops[again], allowed, prior_shift) for m in self.panel]
+                wide_again = None if wide is None else wide[again]
+                members = [m.reading(crops[again], wide_again, allowed, prior_shift) for m in self.panel]
                 stage_again = panel_reading([stage[again], *members], kind)
             else:
                 closer = np.concatenate([self.look.crops(rectified, doubtful, scale) for scale in LOOK_AGAIN_SCALES])
@@ -277,7 +300,7 @@ class StageNetwork:
                 stage_again = (stage[again] + looks.sum(axis=0)) / (1 + len(LOOK_AGAIN_SCALES))
             if self.deep is not None:
                 # A seat's head too: what it still doubts after the closer crops (``TAUGHT_WEIGHT``' note).
-                deep = self.deep.probabilities(crops[again], allowed, prior_shift)
+                deep = self.deep.reading(crops[again], None if wide is None else wide[again], allowed, prior_shift)
                 stage_again = panel_reading([stage_again, deep], kind, (1.0 - DEEP_SHARE, DEEP_SHARE))
             combined[again] = self.look.combine(probs[doubtful], stage_again, weight)  # (row by row: the others kept)
         probs[cells] = combined
