@@ -119,7 +119,7 @@ class CloseLook:
     # (None: every cell of the kind is read).
     sure_from: float | None = None
     # A second, wider crop (this fraction of a cell) that each of the stage's networks reads beside ``zoom``'s, the two
-    # readings' geometric mean being the network's (``StageNetwork.read``); None: one crop (``WIDE_ZOOM_NOTE``).
+    # readings' geometric mean being the network's (``StageNetwork.read``); None: one crop (``letters.LETTER_WIDE_ZOOM``).
     wide_zoom: float | None = None
 
     def path_for(self, model_path: Path) -> Path:
@@ -288,9 +288,9 @@ class StageNetwork:
         if len(again):
             doubtful = [cells[k] for k in again]
             kind = allowed & self.look.classes
+            wide_again = None if wide is None else wide[again]
             if (self.panel or self.deep is not None) and not seat_head:  # (a stage with no panel: the deep network)
                 # (A head fitted to a seat's own drawings knows that hand; the panel's networks do not.)
-                wide_again = None if wide is None else wide[again]
                 members = [m.reading(crops[again], wide_again, allowed, prior_shift) for m in self.panel]
                 stage_again = panel_reading([stage[again], *members], kind)
             else:
@@ -300,7 +300,7 @@ class StageNetwork:
                 stage_again = (stage[again] + looks.sum(axis=0)) / (1 + len(LOOK_AGAIN_SCALES))
             if self.deep is not None:
                 # A seat's head too: what it still doubts after the closer crops (``TAUGHT_WEIGHT``' note).
-                deep = self.deep.reading(crops[again], None if wide is None else wide[again], allowed, prior_shift)
+                deep = self.deep.reading(crops[again], wide_again, allowed, prior_shift)
                 stage_again = panel_reading([stage_again, deep], kind, (1.0 - DEEP_SHARE, DEEP_SHARE))
             combined[again] = self.look.combine(probs[doubtful], stage_again, weight)  # (row by row: the others kept)
         probs[cells] = combined
