@@ -1,5 +1,5 @@
-"""The third and fourth renderers (``vision/synth/third_renderer``, ``fourth_renderer``), training sources each written
-apart from the product and from the others: their photos are boards the product finds by their markers, and their truth
+"""The third, fourth and fifth renderers (``vision/synth/third_renderer``, ``fourth_renderer``, ``fifth_renderer``),
+training sources each written apart from the product and from the others: their photos are boards the product finds by their markers, and their truth
 labels every space a player can draw on."""
 
 from __future__ import annotations
@@ -33,7 +33,7 @@ def _glyphs_module(renderer: str):
     return glyphs
 
 
-@pytest.mark.parametrize("renderer", ["third_renderer", "fourth_renderer"])
+@pytest.mark.parametrize("renderer", ["third_renderer", "fourth_renderer", "fifth_renderer"])
 def test_its_photos_are_found_and_become_labelled_cells(tmp_path, renderer):
     # An empty home: without the web fonts (CI does not fetch them) its letters are all drawn in strokes.
     env = {**os.environ, "HOME": str(tmp_path / "home")}
@@ -75,9 +75,10 @@ def test_it_never_draws_a_font_kept_for_evaluation(tmp_path, monkeypatch):
     assert not set(glyphs.FONTS) & set(NEW_HAND_FONTS)
 
 
-def test_the_fourth_never_draws_a_font_kept_for_evaluation(tmp_path, monkeypatch):
-    """The fourth renderer takes every font it finds in the fonts' folder but the nine no network may learn: its list
-    of them is the product's, and with all of them in the folder it takes none of them."""
+@pytest.mark.parametrize("renderer", ["fourth_renderer", "fifth_renderer"])
+def test_the_fourth_and_fifth_never_draw_a_font_kept_for_evaluation(tmp_path, monkeypatch, renderer):
+    """The fourth and fifth renderers take every font they find in the fonts' folder but the nine no network may
+    learn: their list of them is the product's, and with all of them in the folder they take none of them."""
     from vision.synth.web_fonts import NEW_HAND_FONTS
 
     folder = tmp_path / ".cache" / "companion" / "web-fonts"
@@ -85,6 +86,6 @@ def test_the_fourth_never_draws_a_font_kept_for_evaluation(tmp_path, monkeypatch
     for name in (*NEW_HAND_FONTS, "caveat", "indie-flower"):
         (folder / f"{name}.woff").write_bytes(b"")  # listed by name; a font is opened only when drawn
     monkeypatch.setenv("HOME", str(tmp_path))
-    glyphs = _glyphs_module("fourth_renderer")
+    glyphs = _glyphs_module(renderer)
     assert set(NEW_HAND_FONTS) == glyphs.FORBIDDEN
     assert sorted(glyphs.FONTS) == ["caveat", "indie-flower"]

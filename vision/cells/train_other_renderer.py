@@ -105,6 +105,7 @@ from vision.cells.labels import GLYPH_CLASSES, glyph_for_char
 OTHER_RENDERER = "other_renderer"
 THIRD_RENDERER = "third_renderer"  # ``vision/synth/third_renderer``: a third program, written apart from the others
 FOURTH_RENDERER = "fourth_renderer"  # ``vision/synth/fourth_renderer``: a fourth, written apart from all of them
+FIFTH_RENDERER = "fifth_renderer"  # ``vision/synth/fifth_renderer``: a fifth, likewise
 JITTER_PX = 1.2  # as the generator's boards (``dataset.photographed_board``)
 # Its drawings that are not what table-kit.md describes (a head-and-shoulders figure for a person, a letter without
 # its circle, tally marks for a church's size, a wall as one line along the board's edge, which is the board's own
@@ -265,6 +266,8 @@ def main(argv: list[str] | None = None) -> int:
                         help="a folder of vision/synth/third_renderer's photos, learned beside the other renderer's")
     parser.add_argument("--fourth-boards", type=Path, default=None,
                         help="a folder of vision/synth/fourth_renderer's photos, learned beside them too")
+    parser.add_argument("--fifth-boards", type=Path, default=None,
+                        help="a folder of vision/synth/fifth_renderer's photos, learned beside them too")
     parser.add_argument("--look", action="store_true", help="the look network beside --init (its wider channels)")
     parser.add_argument("--generator-boards", type=int, default=150,
                         help="boards of each family and of the first hands, and 4 times as many of the pool")
@@ -297,7 +300,9 @@ def main(argv: list[str] | None = None) -> int:
 
     other_x, other_y = other_renderer_cells(args.boards, args.workers, args.seed)
     renderers: tuple[str, ...] = (OTHER_RENDERER,)
-    for k, (folder, name) in enumerate(((args.third_boards, THIRD_RENDERER), (args.fourth_boards, FOURTH_RENDERER))):
+    more = ((args.third_boards, THIRD_RENDERER), (args.fourth_boards, FOURTH_RENDERER),
+            (args.fifth_boards, FIFTH_RENDERER))
+    for k, (folder, name) in enumerate(more):
         if folder is not None:
             more_x, more_y = other_renderer_cells(folder, args.workers, args.seed + 1 + k)
             other_x, other_y = np.concatenate([other_x, more_x]), np.concatenate([other_y, more_y])
