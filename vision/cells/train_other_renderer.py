@@ -71,6 +71,24 @@ misread, side walls 73 -> 52, right cells doubted 3,629 -> 3,424. Without the tu
 same boards) 445, side walls 70: the fresh boards bring the misreads down, the turned crops the side walls and the
 doubts. Seed 9, untouched until then: 4.5 -> 4.2 % (hardware.md §2).
 
+Stop 79 (2026-12-07): a fifth renderer (``vision/synth/fifth_renderer``, ``--fifth-boards``; written by a helper session
+from the shared rules, kit and reference pictures only, 15 ways to draw a wall and 8 a crate among them; it needs
+``fonttools`` for its fonts, in the ``train`` extra) and 3,000 fresh boards of each of the other three; both networks
+went on from stop 77's the same way (992,677 cells; the cell network 9.5 minutes an epoch, the look network 17, one
+thread each):
+
+    .venv/bin/python vision/synth/other_renderer/render.py --out /tmp/other-boards-5 --boards 3000 --seed 15
+    .venv/bin/python vision/synth/third_renderer/render.py --out /tmp/third-boards-5 --boards 3000 --seed 26
+    .venv/bin/python vision/synth/fourth_renderer/render.py --out /tmp/fourth-boards-5 --boards 3000 --seed 45
+    .venv/bin/python vision/synth/fifth_renderer/render.py --out /tmp/fifth-boards-1 --boards 3000 --seed 51
+    .venv/bin/python -m vision.cells.train_other_renderer /tmp/other-boards-5 --third-boards /tmp/third-boards-5 \
+        --fourth-boards /tmp/fourth-boards-5 --fifth-boards /tmp/fifth-boards-1 --turned-share 1 --epochs 2 \
+        --threads 1 [--look] --out /tmp/cnn.npz
+
+Cells misread on the benchmark renderer's spent seeds 1, 6, 9 and 10 (19,434 cells): stop 78's pair 527, the look
+network so taught 472, both 486, the cell network alone 280 of seeds 1 and 6's 290: the look network is shipped, the
+cell network stays stop 77's.
+
 ``--stage letters`` (or ``churches``) teaches a close-look stage's shipped network the same way: the other renderer's
 crops of its kind (persons, churches; ``other_renderer_close_crops``, kept as ``letters.npz`` / ``churches.npz`` in
 the folder) beside ``train_letters``' sets of the generator (``python -m vision.cells.train_letters --only data``
