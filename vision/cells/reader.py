@@ -92,7 +92,7 @@ OUTER_WALL_PRIOR = 2.0
 # Walls and crates taken for each other were half of what the benchmark renderer's tables still misread (stop 79,
 # 2026-12-07): on its spent seeds 1, 6, 9 and 10 (19,434 cells), with stop 79's look network, 472 -> 460 cells misread
 # with the cell network's mirrored look, 449 with the look network's too (right cells doubted 5,590 -> 5,665). A
-# weight of 1 gained less (on stop 78's networks, seeds 1 and 6: 290 -> 282, 3 279); mirroring both ways and turning
+# weight of 1 gained less (on stop 78's networks, seeds 1 and 6: 290 -> 282, and 279 at 3); mirroring both ways and turning
 # half round too, 281.
 MIRROR_WEIGHT = 3.0
 MIRROR_LETTERS_BELOW = 0.1
