@@ -301,6 +301,7 @@ class Tracker:
         self.doubled_seats: list[int] = []  # seats whose stickers the camera sees on two boards: neither is read
         self.colourless_camera = False  # the camera's last frame had no colour: the dice may be misread
         self.light_tray_floor = False  # the tray's floor is nearly as light as the dice: dice may be missed
+        self.tray_cut = False  # the tray was found, but its floor runs past the frame's edge: its dice are not read
         self.pending: dict[str, Any] | None = None   # a drawing that has not settled yet
         self.ignored_diff: list[dict[str, str]] | None = None  # the drawing an undo took back
         self.aliases: dict[tuple[int, str], tuple[str, str]] = {}  # (seat, cell) -> (read, truth)
@@ -553,6 +554,8 @@ class Tracker:
             self.colourless_camera = bool(extra.get("colourless"))
             if "tray_floor_light" in extra:  # (absent: the tray not read; as it was)
                 self.light_tray_floor = bool(extra["tray_floor_light"])
+            if "tray_cut" in extra:  # (absent: no tray found; as it was)
+                self.tray_cut = bool(extra["tray_cut"])
             if obs.pirate_boxes is not None and obs.pirate_boxes != self.seen_pirate_boxes:
                 self.seen_pirate_boxes = int(obs.pirate_boxes)
                 changed = True
@@ -934,6 +937,9 @@ class Tracker:
         if self.light_tray_floor:
             warnings.append("The dice tray's floor is nearly as light as the dice, so the camera may miss dice on it: "
                             "check each roll the dashboard shows, or roll on a darker floor (felt, dark wood, black).")
+        if self.tray_cut:
+            warnings.append("The dice tray is partly out of the camera's view, so its dice are not read: move it "
+                            "towards the middle of the table.")
         expected = int(self._state_json().get("pirate_boxes", 0))
         if self.seen_pirate_boxes is not None and self.seen_pirate_boxes != expected and self.pending is None:
             warnings.append(f"The pirate track shows {self.seen_pirate_boxes} marked boxes; the game counts {expected}.")

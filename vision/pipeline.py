@@ -348,6 +348,10 @@ class TableReader:
         lightness = getattr(self.dice_reader, "floor_lightness", None) if tray_plane is not None else None
         if lightness is not None:
             extra["tray_floor_light"] = lightness >= NEAR_WHITE_FLOOR_FROM
+        # A tray found by the stickers left in view, its floor past the frame's edge, is not read (``floor_in_view``):
+        # the table is told, so that the players move it back into view rather than wonder where their roll went.
+        if tray_plane is not None:
+            extra["tray_cut"] = not floor_in_view(tray_plane, frame.shape)
         pirate_boxes = None
         if track_read is not None:
             pirate_boxes = track_read.boxes

@@ -1,5 +1,6 @@
 """A tray floor nearly as light as the dice (hardware.md §1 asks for one visibly darker): the frame's observation says
-so, measured against the stickers' white paper, and the tracker tells the players."""
+so, measured against the stickers' white paper, and the tracker tells the players. So too a tray whose floor runs past
+the frame's edge, whose dice are not read."""
 
 from __future__ import annotations
 
@@ -58,6 +59,34 @@ def test_the_players_are_told_while_the_tray_floor_is_light(tmp_path):
         assert any("nearly as light" in w for w in t.warnings), t.warnings
         t.observe(Observation(extra={"tray_floor_light": False}))
         assert not any("nearly as light" in w for w in t.warnings), t.warnings
+    finally:
+        store.close()
+
+
+@pytest.mark.parametrize("cut", [0.2, 0.3])
+def test_a_tray_past_the_frames_edge_is_told_and_one_in_view_is_not(cut):
+    """A tray pushed past the frame's left edge, found by the three or two stickers left in view: its dice are not read
+    (its floor beyond the edge would read as phantom dice) and the observation says the tray is cut; the whole tray
+    says it is not."""
+    frame, _, _ = tray_scene(np.random.default_rng(11), look=TrayLook("black"))
+    whole = TableReader(language="en").read_full(frame)
+    assert whole.dice is not None and len(whole.dice) == 5 and whole.extra["tray_cut"] is False
+    cut_frame = np.ascontiguousarray(frame[:, int(frame.shape[1] * cut):])
+    observation = TableReader(language="en").read_full(cut_frame)
+    assert observation.dice is None
+    assert observation.extra["tray_cut"] is True
+
+
+def test_the_players_are_told_while_the_tray_is_partly_out_of_view(tmp_path):
+    store = GameStore(tmp_path)
+    try:
+        t = Tracker.start_game(store, ["Anke", "Ben"], start_player=0)
+        t.observe(Observation(extra={"tray_cut": True}))
+        assert any("dice tray is partly out of the camera's view" in w for w in t.warnings), t.warnings
+        t.observe(Observation(extra={}))  # no tray found this frame (a hand over it): as it was
+        assert any("partly out of the camera's view" in w for w in t.warnings), t.warnings
+        t.observe(Observation(extra={"tray_cut": False}))
+        assert not any("out of the camera's view" in w for w in t.warnings), t.warnings
     finally:
         store.close()
 

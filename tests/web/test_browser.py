@@ -368,9 +368,10 @@ def test_a_pen_lying_on_a_board_and_a_camera_without_colour_are_told_on_the_open
     page = open_live(browser, server)
     start = tuple(empty_city())
 
-    def seen(covered: tuple[str, ...], colourless: bool = False, light_floor: bool = False) -> Observation:
+    def seen(covered: tuple[str, ...], colourless: bool = False, light_floor: bool = False,
+             tray_cut: bool = False) -> Observation:
         return Observation(boards=(BoardReading(0, start, SURE).with_covered(covered), BoardReading(1, start, SURE)),
-                           extra={"colourless": colourless, "tray_floor_light": light_floor})
+                           extra={"colourless": colourless, "tray_floor_light": light_floor, "tray_cut": tray_cut})
 
     server.tracker.observe(seen(()))
     # A pen put down across Anke's board: the open page says where, and what to do.
@@ -389,6 +390,12 @@ def test_a_pen_lying_on_a_board_and_a_camera_without_colour_are_told_on_the_open
     shoot(page, "tray-floor-light")
     server.tracker.observe(seen(()))
     page.locator("p.warning", has_text="nearly as light").wait_for(state="detached")
+    # The tray pushed past the frame's edge: its dice are not read, and the open page says where to put it.
+    server.tracker.observe(seen((), tray_cut=True))
+    page.locator("p.warning", has_text="The dice tray is partly out of the camera's view").wait_for()
+    shoot(page, "tray-out-of-view")
+    server.tracker.observe(seen(()))
+    page.locator("p.warning", has_text="out of the camera's view").wait_for(state="detached")
     assert not_reloaded(page)
 
 
