@@ -49,16 +49,20 @@ def test_a_reader_remembers_no_floor_of_another_table():
     assert reader.floor_lightness is None
 
 
-def test_the_players_are_told_while_the_tray_floor_is_light(tmp_path):
+@pytest.mark.parametrize(("key", "told", "gist"), [
+    ("tray_floor_light", "tray's floor is nearly as light as the dice", "nearly as light"),
+    ("tray_cut", "dice tray is partly out of the camera's view", "out of the camera's view"),
+])
+def test_the_players_are_told_while_the_tray_floor_is_light_or_past_the_frames_edge(tmp_path, key, told, gist):
     store = GameStore(tmp_path)
     try:
         t = Tracker.start_game(store, ["Anke", "Ben"], start_player=0)
-        t.observe(Observation(extra={"tray_floor_light": True}))
-        assert any("tray's floor is nearly as light as the dice" in w for w in t.warnings), t.warnings
-        t.observe(Observation(extra={}))  # the tray not read this frame: still the same floor
-        assert any("nearly as light" in w for w in t.warnings), t.warnings
-        t.observe(Observation(extra={"tray_floor_light": False}))
-        assert not any("nearly as light" in w for w in t.warnings), t.warnings
+        t.observe(Observation(extra={key: True}))
+        assert any(told in w for w in t.warnings), t.warnings
+        t.observe(Observation(extra={}))  # no tray read this frame (a hand over it): still the same tray
+        assert any(told in w for w in t.warnings), t.warnings
+        t.observe(Observation(extra={key: False}))
+        assert not any(gist in w for w in t.warnings), t.warnings
     finally:
         store.close()
 
@@ -75,20 +79,6 @@ def test_a_tray_past_the_frames_edge_is_told_and_one_in_view_is_not(cut):
     observation = TableReader(language="en").read_full(cut_frame)
     assert observation.dice is None
     assert observation.extra["tray_cut"] is True
-
-
-def test_the_players_are_told_while_the_tray_is_partly_out_of_view(tmp_path):
-    store = GameStore(tmp_path)
-    try:
-        t = Tracker.start_game(store, ["Anke", "Ben"], start_player=0)
-        t.observe(Observation(extra={"tray_cut": True}))
-        assert any("dice tray is partly out of the camera's view" in w for w in t.warnings), t.warnings
-        t.observe(Observation(extra={}))  # no tray found this frame (a hand over it): as it was
-        assert any("partly out of the camera's view" in w for w in t.warnings), t.warnings
-        t.observe(Observation(extra={"tray_cut": False}))
-        assert not any("out of the camera's view" in w for w in t.warnings), t.warnings
-    finally:
-        store.close()
 
 
 def _white_paper_trays(n: int, seed: int, die_mm: float = 16.0, faces: list[str] | None = None):
