@@ -301,7 +301,7 @@ class Tracker:
         self.doubled_seats: list[int] = []  # seats whose stickers the camera sees on two boards: neither is read
         self.colourless_camera = False  # the camera's last frame had no colour: the dice may be misread
         self.light_tray_floor = False  # the tray's floor is nearly as light as the dice: dice may be missed
-        self.tray_cut = False  # the tray was found, but its floor runs past the frame's edge: its dice are not read
+        self.tray_cut = False  # the tray was found, its floor past the frame's edge and not all five dice seen: none read
         self.pending: dict[str, Any] | None = None   # a drawing that has not settled yet
         self.ignored_diff: list[dict[str, str]] | None = None  # the drawing an undo took back
         self.aliases: dict[tuple[int, str], tuple[str, str]] = {}  # (seat, cell) -> (read, truth)

@@ -348,10 +348,11 @@ class TableReader:
         lightness = getattr(self.dice_reader, "floor_lightness", None) if tray_plane is not None else None
         if lightness is not None:
             extra["tray_floor_light"] = lightness >= NEAR_WHITE_FLOOR_FROM
-        # A tray found by the stickers left in view, its floor past the frame's edge, is not read (``floor_in_view``):
-        # the table is told, so that the players move it back into view rather than wonder where their roll went.
+        # A tray found by the stickers left in view, its floor past the frame's edge and not all its dice in view, is not
+        # read (``DiceReader.read_in_view``): the table is told, so that the players move it back into view rather than
+        # wonder where their roll went.
         if tray_plane is not None:
-            extra["tray_cut"] = not floor_in_view(tray_plane, frame.shape)
+            extra["tray_cut"] = dice is None and not floor_in_view(tray_plane, frame.shape)
         pirate_boxes = None
         if track_read is not None:
             pirate_boxes = track_read.boxes
@@ -453,8 +454,8 @@ class TableReader:
         else:
             tray_plane = self.dice_reader.locate(frame, markers, gray)  # its size measured from its stickers
         dice = None
-        if tray_plane is not None and floor_in_view(tray_plane, frame.shape):
-            dice = self.dice_reader.read_plane(frame, tray_plane)
+        if tray_plane is not None:
+            dice = self.dice_reader.read_in_view(frame, tray_plane)
             if dice:
                 tops = tray_plane.to_frame(np.array([d.centre for d in dice], np.float64))
                 dice = tuple(dataclasses.replace(d, in_frame=(float(x), float(y))) for d, (x, y) in zip(dice, tops, strict=True))

@@ -67,18 +67,22 @@ def test_the_players_are_told_while_the_tray_floor_is_light_or_past_the_frames_e
         store.close()
 
 
-@pytest.mark.parametrize("cut", [0.2, 0.3])
-def test_a_tray_past_the_frames_edge_is_told_and_one_in_view_is_not(cut):
-    """A tray pushed past the frame's left edge, found by the three or two stickers left in view: its dice are not read
-    (its floor beyond the edge would read as phantom dice) and the observation says the tray is cut; the whole tray
-    says it is not."""
-    frame, _, _ = tray_scene(np.random.default_rng(11), look=TrayLook("black"))
+@pytest.mark.parametrize(("cut", "all_in_view"), [(0.2, True), (0.3, False)])
+def test_a_tray_past_the_frames_edge_is_read_when_its_dice_are_in_view_and_else_told(cut, all_in_view):
+    """A tray pushed past the frame's left edge, found by the three or two stickers left in view. Cut at a fifth of the
+    frame, all five dice still lie in view: they are read, right, and nothing is said. Cut at three tenths, the head's
+    die lies across the edge: no dice are read (a die beyond the edge is not seen, and the floor there would read as
+    phantoms) and the observation says the tray is cut. The whole tray says it is not."""
+    frame, placed, _ = tray_scene(np.random.default_rng(11), look=TrayLook("black"))
     whole = TableReader(language="en").read_full(frame)
     assert whole.dice is not None and len(whole.dice) == 5 and whole.extra["tray_cut"] is False
     cut_frame = np.ascontiguousarray(frame[:, int(frame.shape[1] * cut):])
     observation = TableReader(language="en").read_full(cut_frame)
-    assert observation.dice is None
-    assert observation.extra["tray_cut"] is True
+    if all_in_view:
+        assert sorted(observation.dice_faces) == sorted(d.face for d in placed)
+    else:
+        assert observation.dice is None
+    assert observation.extra["tray_cut"] is (not all_in_view)
 
 
 def _white_paper_trays(n: int, seed: int, die_mm: float = 16.0, faces: list[str] | None = None):
