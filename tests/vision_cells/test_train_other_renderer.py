@@ -62,8 +62,9 @@ def test_a_folder_of_photos_becomes_labelled_cells(tmp_path):
 
 def test_a_folder_of_photos_becomes_labelled_letter_crops(tmp_path):
     """The letter stage's close crops of the same photos: one for each person the truth names, in the order of the
-    board's spaces, labelled by its letter; a person in a style not learned (a bust) left out; the crops are the
-    letter stage's own (``LETTERS.crops`` of the rectified board), kept in letters.npz."""
+    board's spaces, labelled by its letter, then the same persons' wider crops (the stage reads both sides:
+    ``LETTERS.wide_crops``); a person in a style not learned (a bust) left out; the crops are the letter stage's own
+    (``LETTERS.crops`` of the rectified board), kept in letters.npz."""
     rng = np.random.default_rng(40)
     board = render_board(CITY, rng, cell_px=48, seat=2)
     cv2.imwrite(str(tmp_path / "board_0.png"), photograph(board.image, board.alpha, rng, fill=(0.7, 0.8)).frame)
@@ -74,9 +75,11 @@ def test_a_folder_of_photos_becomes_labelled_letter_crops(tmp_path):
     assert "E3" in persons and len(persons) == 8
     expected = [GLYPH_CLASSES.index(glyph_for_char(CITY[i // 7][i % 7], "en")) for i in range(49)
                 if CITY[i // 7][i % 7] in "acjmnps" and ALL_CELLS[i] != "E3"]
-    assert y.tolist() == expected
-    assert x.shape == (7, *LETTERS.crops(np.zeros((7 * 48, 7 * 48), np.uint8), [0]).shape[1:])
+    assert y.tolist() == expected + expected
+    assert x.shape == (14, *LETTERS.crops(np.zeros((7 * 48, 7 * 48), np.uint8), [0]).shape[1:])
     assert float(x.astype(np.float32).std()) > 0.05  # ink in them, not blank paper
+    close, wide = x[:7].astype(np.float32), x[7:].astype(np.float32)
+    assert all(np.abs(c - w).mean() > 0.01 for c, w in zip(close, wide, strict=True))  # each seen at both sides
     assert (tmp_path / "letters.npz").is_file()
 
 

@@ -33,6 +33,12 @@ distilling the large one into the first shape kept nothing (``train_letters``' d
 family read by the networks that never saw it: loose 9.09 -> 8.54 %, round 4.68 -> 4.31 %, school 4.89 -> 4.29 %,
 quick 1.85 -> 1.72 %, tidy 0.49 -> 0.44 % of the cells misread (the benchmark's figures are in hardware.md).
 
+Taught again (stop 80, 2026-12-07), going on from its weights: the person crops of the four training renderers
+(``vision/synth/*_renderer``, written apart from our generator), at both sides the stage reads (``LETTER_WIDE_ZOOM``),
+beside the generator's sets (``train_other_renderer --stage letters``, whose docstring has the command). The benchmark
+renderer's spent seeds 1, 6, 9, 10: 449 -> 428 cells misread of 19,434; its untouched seed 12: 119 -> 113; our own new
+hands (``bench_hands --new-hands --seed 9300``) 3.21 -> 3.05 %. The panel and the residual network are as they were.
+
 Tried and not kept (stop 53, 2026-11-28): a board's persons are one hand, so its crops of one letter should look
 alike and lend each other their readings (the cells' letters smoothed over their neighbours on the letter network's
 features, cosine similarity above 0.6-0.96, added or multiplied in). At seed 9300 (150 boards a family, each read by
