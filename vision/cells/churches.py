@@ -42,6 +42,12 @@ its 1 as a 4 218 -> 211). The whole reader at the development seed (9300, 150 bo
 the cells misread (tidy 0.39 -> 0.36, quick 1.56 -> 1.56, round 4.16 -> 4.05, school 4.05 -> 3.92, loose 8.39 ->
 8.18 %), without doubt 0.013 % either way with the doubt thresholds of stop 50 (0.023 % with those fitted again for
 these networks, loose 0.016 -> 0.065 %). The benchmark's figures are in hardware.md.
+
+Taught again (stop 80, 2026-12-07), going on from its weights: the church crops of the four training renderers
+(``vision/synth/*_renderer``) beside the generator's sets (``train_other_renderer --stage churches``; the command is the
+letter stage's with ``--stage churches``). The benchmark renderer's spent seeds 1, 6, 9, 10: churches misread 99 -> 89
+of 1,650, all cells 428 -> 418; its untouched seed 12: 23 -> 23 of 407 churches, 113 cells as before; our own new hands
+(``bench_hands --new-hands --seed 9300``) 3.05 -> 3.01 %. Its residual network is as it was.
 """
 
 from __future__ import annotations
