@@ -1784,8 +1784,8 @@ def floor_beyond_the_frame(surround: np.ndarray, plane: LocatedPlane, frame_shap
     whose edge was read as dice. Painted in one flat colour of the floor's instead (its median), the patch's own edge
     against a floor darker by its walls was read as a sure die on the benchmark renderer's table 36 at seed 11; painted
     in its 20th percentile, or not painted, a phantom made a wrong roll of five, surely read, on one of the 100 cut trays
-    of ``read_in_view``'s docstring. A die beyond the edge is not seen either way:
-    whether all of them are is ``DiceReader.read_in_view``'s question."""
+    of ``read_in_view``'s docstring. A die beyond the edge is not seen either way: whether all of them are is
+    ``DiceReader.read_in_view``'s question. Only a cut tray's read pays for it (about 40 ms for a strip 24 mm deep)."""
     shown = plane.rectify(np.full(frame_shape[:2], 255, np.uint8), px_per_mm, region)
     seam = cv2.getStructuringElement(cv2.MORPH_RECT, (2 * BEYOND_FRAME_SEAM_PX + 1,) * 2)
     beyond = cv2.dilate((shown < 255).astype(np.uint8), seam)
