@@ -22,8 +22,8 @@ networks (a third and a fourth renderer's boards), so seed 8 was quoted then; se
 and the letter networks' wider crop, so seed 10 was quoted then; seeds 1, 6, 9 and 10 chose stop 79's look network (a
 fifth renderer's boards) and its mirrored read of outer cells, so seed 11 was quoted then; seeds 1, 6, 9 and 10 chose
 stop 80's letter network (the training renderers' persons) and seed 11's trays at the frame's edge its reading of a cut
-tray, so the default is seed 12, drawn and read after every choice. A seed whose figure chose anything is spent: say so
-(hardware.md) and measure on the next (13).
+tray, so the default is seed 12, drawn and read after every choice (seed 13 too, quoted beside it). A seed whose figure
+chose anything is spent: say so (hardware.md) and measure on the next (14).
 
 Printed: boards found, cells misread, misread without doubt (not listed uncertain), boards read without error,
 right cells doubted, then by hand, by true class, by drawing style, the commonest confusions, dice right, and a
