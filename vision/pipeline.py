@@ -28,7 +28,7 @@ from vision.board.thumbnail import THUMB_CHANGE, board_thumb, cells_within_reach
 from vision.cells.cnn import single_threaded_blas
 from vision.cells.reader import DRAWABLE_INDEX
 from vision.dice.geometry import TRAY_LAYOUT
-from vision.dice.reader import NEAR_WHITE_FLOOR_FROM, DiceReader, floor_in_view
+from vision.dice.reader import NEAR_WHITE_FLOOR_FROM, DiceReader
 from vision.imaging import has_colour
 from vision.marker_plane import LocatedPlane, PlaneLayout, detect_markers
 from vision.observation import DOUBTFUL_DIE_BELOW, BoardReading, DieReading, Observation
@@ -348,11 +348,11 @@ class TableReader:
         lightness = getattr(self.dice_reader, "floor_lightness", None) if tray_plane is not None else None
         if lightness is not None:
             extra["tray_floor_light"] = lightness >= NEAR_WHITE_FLOOR_FROM
-        # A tray found by the stickers left in view, its floor past the frame's edge and not all its dice in view, is not
-        # read (``DiceReader.read_in_view``): the table is told, so that the players move it back into view rather than
-        # wonder where their roll went.
+        # A tray found but given no dice is one whose floor runs past the frame's edge without all five dice in view
+        # (``DiceReader.read_in_view``'s None): the table is told, so that the players move it back into view rather
+        # than wonder where their roll went.
         if tray_plane is not None:
-            extra["tray_cut"] = dice is None and not floor_in_view(tray_plane, frame.shape)
+            extra["tray_cut"] = dice is None
         pirate_boxes = None
         if track_read is not None:
             pirate_boxes = track_read.boxes

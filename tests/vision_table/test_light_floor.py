@@ -1,6 +1,6 @@
 """A tray floor nearly as light as the dice (hardware.md §1 asks for one visibly darker): the frame's observation says
 so, measured against the stickers' white paper, and the tracker tells the players. So too a tray whose floor runs past
-the frame's edge, whose dice are not read."""
+the frame's edge without all five of its dice in view, whose dice are not read."""
 
 from __future__ import annotations
 
