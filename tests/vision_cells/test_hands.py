@@ -19,6 +19,8 @@ from vision.cells.reader import (
     DEFAULT_MODEL_PATH,
     INNER_INDEX,
     OUTER_WALL_PRIOR,
+    TRAINING_WALLS_PER_CRATE,
+    WALL_OVER_CRATE_ON_THE_EDGE,
     CellReader,
     apply_board_context,
     look_path_for,
@@ -367,24 +369,30 @@ def test_walls_are_weighed_down_on_inner_spaces_and_up_on_outer_ones():
     """Walls stand on the outer spaces only: on an inner space a doubtful wall reads as the other symbol,
     a clear one stays a wall (and the rules engine says it is illegal); on an outer space, where walls are
     built far more often than crates are drawn, a box torn between the two leans to the wall, and a clear
-    crate stays a crate."""
-    wall, crate = GLYPH_CLASSES.index("W"), GLYPH_CLASSES.index("G")
+    crate stays a crate. Against a crate a wall there is weighed more than against the other readings: a house's
+    share is what ``OUTER_WALL_PRIOR`` alone leaves it."""
+    wall, crate, house = (GLYPH_CLASSES.index(g) for g in "WGH")
     probs = np.full((49, len(GLYPH_CLASSES)), 1e-4)
     outer_spaces = sorted(LAYOUT.outer_cells - set(LAYOUT.towers) - set(LAYOUT.printed_crates))
     inner, clear_inner = INNER_INDEX[0], INNER_INDEX[1]
-    outer, clear_outer = (ALL_CELLS.index(c) for c in outer_spaces[:2])
+    outer, clear_outer, housed = (ALL_CELLS.index(c) for c in outer_spaces[:3])
     for i in (inner, outer):
         probs[i, wall], probs[i, crate] = 0.45, 0.55
     probs[clear_inner, wall] = 0.999
     probs[clear_outer, crate] = 0.97
     probs[clear_outer, wall] = 0.03
+    probs[housed, wall], probs[housed, crate], probs[housed, house] = 0.3, 0.3, 0.4
+    house_alone = 0.4 / (probs[housed].sum() + (OUTER_WALL_PRIOR - 1) * 0.3)
     apply_board_context(probs)
     assert probs[inner].argmax() == crate and probs[inner, wall] < 0.1
     assert probs[outer].argmax() == wall
-    assert probs[outer, wall] / probs[outer, crate] == pytest.approx(OUTER_WALL_PRIOR * 0.45 / 0.55)
+    odds = OUTER_WALL_PRIOR * WALL_OVER_CRATE_ON_THE_EDGE
+    assert probs[outer, wall] / probs[outer, crate] == pytest.approx(odds * 0.45 / 0.55)
+    assert probs[housed, wall] / probs[housed, crate] == pytest.approx(odds)
+    assert probs[housed, house] == pytest.approx(house_alone)
     assert probs[clear_inner].argmax() == wall
     assert probs[clear_outer].argmax() == crate
-    assert np.allclose(probs[[inner, clear_inner, outer, clear_outer]].sum(axis=1), 1.0)
+    assert np.allclose(probs[[inner, clear_inner, outer, clear_outer, housed]].sum(axis=1), 1.0)
 
 
 def test_ci_installs_every_font_package():
@@ -482,9 +490,11 @@ def test_the_misread_sheet_shows_each_wrong_cell_as_the_reader_had_it():
 
 
 def test_walls_are_built_on_the_outer_spaces_far_more_often_than_crates_are_drawn_there():
-    """Why the reader weighs walls up on outer spaces (``OUTER_WALL_PRIOR``): at a table, a state a round, an outer
-    space holds a wall about three times as often as a drawn crate (200 games of the bots: 21 % against 7 %), where
-    the networks' training crops hold them about equally. Were that to stop being true, the weight would be wrong."""
+    """Why the reader weighs walls up on outer spaces (``OUTER_WALL_PRIOR``, and against a crate there
+    ``WALL_OVER_CRATE_ON_THE_EDGE``): at a table, a state a round, an outer space holds a wall about three times as
+    often as a drawn crate (200 games of the bots: 21 % against 7 %), where the networks' training crops hold them
+    about equally (``TRAINING_WALLS_PER_CRATE``). By Bayes' rule the weight on a wall's odds against a crate is the
+    table's ratio over the crops'; were the bots to build fewer walls, the weight would be too high."""
     import random
 
     from companion.bots import mixed_table
@@ -503,4 +513,4 @@ def test_walls_are_built_on_the_outer_spaces_far_more_often_than_crates_are_draw
                 drawn = "".join(player["city"])
                 walls += sum(drawn[i] == "W" for i in outer)
                 crates += sum(drawn[i] == "G" for i in outer)
-    assert walls > OUTER_WALL_PRIOR * crates, (walls, crates)
+    assert walls / crates / TRAINING_WALLS_PER_CRATE >= OUTER_WALL_PRIOR * WALL_OVER_CRATE_ON_THE_EDGE, (walls, crates)

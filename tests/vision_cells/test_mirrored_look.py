@@ -54,8 +54,9 @@ def test_only_outer_cells_read_without_a_letter_are_mirrored():
 
 
 class _LeaningNetwork:
-    """A cell network that reads a crop with more ink on its left half as 0.7 wall, 0.3 crate, and the other way
-    round for more ink on the right; a crop it is asked about is kept."""
+    """A cell network that reads a crop with more ink on its left half as 0.3 wall, 0.7 crate, and the other way
+    round for more ink on the right; a crop it is asked about is kept. (Leaning to the crate: an outer cell leaning to the
+    wall is sure of it once the board's context weighs walls up there, and is not looked at again.)"""
 
     def __init__(self) -> None:
         self.asked: list[np.ndarray] = []
@@ -65,7 +66,7 @@ class _LeaningNetwork:
         half = crops.shape[2] // 2
         leans_left = crops[:, :, :half].sum(axis=(1, 2)) > crops[:, :, half:].sum(axis=(1, 2))
         out = np.zeros((len(crops), len(GLYPH_CLASSES)))
-        out[:, WALL] = np.where(leans_left, 0.7, 0.3)
+        out[:, WALL] = np.where(leans_left, 0.3, 0.7)
         out[:, CRATE] = 1.0 - out[:, WALL]
         blank = crops.max(axis=(1, 2)) < 0.5  # (a blank crop's ink map is a faint even tint)
         out[blank] = 0.0
@@ -112,11 +113,11 @@ def test_a_doubtful_outer_cell_is_read_mirrored_too_and_an_inner_one_is_not(ship
     board = _leaning_board()
     network = _scripted(shipped_reader, monkeypatch)
     probs = shipped_reader.probabilities(board)
-    # The outer cell: its five looks lean left (0.7 wall), its mirror right (0.3 wall), weighed MIRROR_WEIGHT to five.
+    # The outer cell: its five looks lean left (0.3 wall), its mirror right (0.7 wall), weighed MIRROR_WEIGHT to five.
     looks = 1 + len(SECOND_LOOK_SHIFTS)
     raw = np.zeros((2, len(GLYPH_CLASSES)))
-    raw[0, WALL] = (looks * 0.7 + MIRROR_WEIGHT * 0.3) / (looks + MIRROR_WEIGHT)
-    raw[1, WALL] = 0.7  # the inner cell: never mirrored
+    raw[0, WALL] = (looks * 0.3 + MIRROR_WEIGHT * 0.7) / (looks + MIRROR_WEIGHT)
+    raw[1, WALL] = 0.3  # the inner cell: never mirrored
     raw[:, CRATE] = 1.0 - raw[:, WALL]
     whole = np.zeros((SIZE * SIZE, len(GLYPH_CLASSES)))
     whole[:, EMPTY] = 1.0
@@ -124,10 +125,10 @@ def test_a_doubtful_outer_cell_is_read_mirrored_too_and_an_inner_one_is_not(ship
     expected = in_board_context(whole)
     assert probs[C1, WALL] == pytest.approx(expected[C1, WALL])
     assert probs[C4, WALL] == pytest.approx(expected[C4, WALL])
-    # Without the mirror the outer cell would be more of a wall than it is read.
+    # Without the mirror the outer cell would be less of a wall than it is read.
     unmirrored = whole.copy()
     unmirrored[C1] = raw[1]
-    assert probs[C1, WALL] < in_board_context(unmirrored)[C1, WALL] - 0.05
+    assert probs[C1, WALL] > in_board_context(unmirrored)[C1, WALL] + 0.05
     # The mirrored crop asked about leans right: the first crop's ink, mirrored left to right.
     mirrored = [crops for crops in network.asked if len(crops) == 1]
     assert len(mirrored) == 1
@@ -143,14 +144,14 @@ def test_the_look_network_reads_the_mirrored_crop_too(shipped_reader, monkeypatc
     probs = shipped_reader.probabilities(_leaning_board())
     looks = 1 + len(SECOND_LOOK_SHIFTS)
     second = np.zeros((1, len(GLYPH_CLASSES)))
-    second[0, WALL] = (looks * 0.7 + MIRROR_WEIGHT * 0.3) / (looks + MIRROR_WEIGHT)
+    second[0, WALL] = (looks * 0.3 + MIRROR_WEIGHT * 0.7) / (looks + MIRROR_WEIGHT)
     second[0, CRATE] = 1.0 - second[0, WALL]
     looked = np.zeros_like(second)
-    looked[0, [WALL, CRATE]] = 0.5  # 0.7 from the crop, 0.3 from its mirror
+    looked[0, [WALL, CRATE]] = 0.5  # 0.3 from the crop, 0.7 from its mirror
     whole = np.zeros((SIZE * SIZE, len(GLYPH_CLASSES)))
     whole[:, EMPTY] = 1.0
     whole[C1] = with_look(second, looked)[0]
-    whole[C4, WALL], whole[C4, CRATE] = 0.7, 0.3  # inner: never mirrored
+    whole[C4, WALL], whole[C4, CRATE] = 0.3, 0.7  # inner: never mirrored
     assert [len(crops) for crops in look.asked] == [1, 1]  # C1's crop, then its mirror
     half = look.asked[1].shape[2] // 2
     assert look.asked[1][0, :, half:].sum() > look.asked[1][0, :, :half].sum()

@@ -6,7 +6,7 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.dice.geometry import TRAY_LAYOUT
+from vision.dice.geometry import DIE_MM_RANGE, TRAY_LAYOUT, believable_die_mm
 from vision.dice.reader import (
     DIE_PX,
     PX_PER_MM,
@@ -502,6 +502,27 @@ def test_the_dice_are_measured_in_the_picture():
         view, _, _ = reader.view_surround(frame, plane)
         assert abs(view.die_mm / die - 1) < 0.04 + 1.0 / 14, (view.die_mm, die)
     assert max(abs(e) for e in errors) < 1.0, errors
+
+
+def test_dice_under_stickers_smaller_than_the_kits_are_measured_and_read():
+    """The tray's millimetres are its stickers' (``measure_tray``): stickers that came out at 16 mm instead of the
+    kit's 20 (printed at another scale) make a 28 x 19 cm floor measure 35 x 23.75 and its 19 mm dice 23.75 mm, past
+    the 23 mm believed on a tray of the kit's sizes. The floor measured past the kit's largest tray stretches what is
+    believed as much (``believable_die_mm``): the dice are measured (they were read as 16 mm dice, and a sword read as a
+    log) and every die is read right. On a tray of the kit's sizes the top stays 23 mm."""
+    assert believable_die_mm(300.0, 200.0) == believable_die_mm(160.0, 240.0) == DIE_MM_RANGE
+    assert believable_die_mm(350.0, 237.5)[1] == pytest.approx(DIE_MM_RANGE[1] * 237.5 / 200.0)
+    assert believable_die_mm(237.5, 350.0) == believable_die_mm(350.0, 237.5)  # a tray turned a quarter
+    for floor in ("dark green felt", "beige", "light wood", "black"):
+        look = TrayLook(floor, 350.0, 237.5, 23.75)
+        rng = np.random.default_rng(2381)
+        for _ in range(2):
+            frame, dice, _ = tray_scene(rng, look=look)
+            measured = _measured_die(frame)
+            assert measured is not None and abs(measured - look.die_mm) < 2.0, (floor, measured)
+            readings = DiceReader().read(frame)  # each tray another table: nothing remembered
+            assert readings is not None
+            assert sorted(r.face for r in readings) == sorted(d.face for d in dice), floor
 
 
 def test_the_reference_tray_is_drawn_as_before():

@@ -80,11 +80,25 @@ INNER_WALL_PRIOR = 0.05
 # from boards where walls and crates are about as common (the training crops: walls 10 %, crates 13 %, printed ones
 # counted), but at a table walls are built on the outer spaces three times as often as crates are drawn there (200
 # games of the built-in bots, a state a round: outer spaces 21 % walls, 7 % crates): by Bayes' rule the ratio of
-# the two is 3.6 times what the crops taught. 2, short of that, because bots are not players. Measured (stop 76,
+# the two is about 4 times what the crops taught. 2 against every other reading (short of that: bots are not players,
+# and since stop 81 a crate's share is weighed further, below). Measured (stop 76,
 # 2026-12-04) on the benchmark renderer's spent seeds 1 and 6, with the networks of that stop: misread 5.7 -> 5.2 %
 # and 4.9 -> 4.7 % (walls read as crates 79 -> 44 on seed 1, mostly battlements; crates read as walls 33 -> 43), without
 # doubt 4 -> 3 and 3 -> 5 cells; 3 read seed 6 at 4.4 %.
 OUTER_WALL_PRIOR = 2.0
+# ... and against a crate alone, once more at this many times: a wall's odds against a crate on an outer space are
+# OUTER_WALL_PRIOR * WALL_OVER_CRATE_ON_THE_EDGE = 3.6 times the picture's, short of what Bayes' rule gives (the bots
+# build 3.2 walls for each crate drawn on an outer space, over ``TRAINING_WALLS_PER_CRATE`` in the crops: 4.1), while a
+# house, a person, a church or an empty space keeps what OUTER_WALL_PRIOR alone leaves it: their odds against a wall
+# were not what was misread. Measured (stop 81, 2026-12-07) on the benchmark renderer's spent seeds 1, 6, 9 and 10
+# (19,434 cells), with stop 80's networks: 418 -> 381 cells misread (walls read as crates 114 -> 54: battlements 80 ->
+# 39, zigzags 36 -> 17; crates read as walls 63 -> 85, planks 60 -> 76), 7 -> 10 without doubt (planks crates), right
+# cells doubted 5,626 -> 5,241; every
+# wall weighed up 3.6 times against everything (OUTER_WALL_PRIOR at 3.6) 384, and a church read as a wall now and then.
+# Our own generator's nine new hands (``bench_hands --new-hands --seed 9300``) 3.01 -> 3.13 %.
+WALL_OVER_CRATE_ON_THE_EDGE = 1.8
+# Walls per crate among the networks' training crops (walls 10 %, crates 13 %): what the picture's odds already hold.
+TRAINING_WALLS_PER_CRATE = 10 / 13
 # A wall or a crate mirrored along the board's edge is still a wall or a crate (and a house a house, an empty space an
 # empty space): an outer cell the networks doubt, with hardly any letter or digit in its reading (under
 # MIRROR_LETTERS_BELOW), is also read mirrored so (``mirrored_along_the_edge``), by the cell network with this many
@@ -126,17 +140,26 @@ INNER_INDEX: tuple[int, ...] = tuple(i for i in DRAWABLE_INDEX if ALL_CELLS[i] n
 OUTER_INDEX: tuple[int, ...] = tuple(i for i in DRAWABLE_INDEX if ALL_CELLS[i] in _OUTER_NAMES)
 _OUTER_SET = frozenset(OUTER_INDEX)
 _WALL = GLYPH_CLASSES.index("W")
+_CRATE = GLYPH_CLASSES.index("G")
 # Per glyph class, whether it is a letter or digit (doubted under ``symbols_uncertain_below``).
 LETTER_OR_DIGIT_CLASS = np.array([g in LETTER_AND_DIGIT_GLYPHS for g in GLYPH_CLASSES])
 
 
 def apply_board_context(probs: np.ndarray) -> None:
     """What the board says before the picture (in place, (49, classes) cells row by row): walls are weighed
-    down on inner spaces (``INNER_WALL_PRIOR``) and up on outer ones (``OUTER_WALL_PRIOR``). Churches 1-5 and
+    down on inner spaces (``INNER_WALL_PRIOR``) and up on outer ones (``OUTER_WALL_PRIOR``), against a crate there more
+    (``WALL_OVER_CRATE_ON_THE_EDGE``). Churches 1-5 and
     the printed crates are the classes and the fixed cells themselves."""
     for cells, weight in ((list(INNER_INDEX), INNER_WALL_PRIOR), (list(OUTER_INDEX), OUTER_WALL_PRIOR)):
         probs[cells, _WALL] *= weight
         probs[cells] /= probs[cells].sum(axis=1, keepdims=True)
+    # A wall against a crate on the edge (``WALL_OVER_CRATE_ON_THE_EDGE``): their shares shift, their sum stays.
+    outer = list(OUTER_INDEX)
+    walls, crates = probs[outer, _WALL], probs[outer, _CRATE]
+    both = walls + crates
+    weighed = walls * WALL_OVER_CRATE_ON_THE_EDGE
+    probs[outer, _WALL] = np.where(both > 0, weighed / np.maximum(weighed + crates, 1e-300) * both, 0.0)
+    probs[outer, _CRATE] = both - probs[outer, _WALL]
 
 
 def in_board_context(probs: np.ndarray) -> np.ndarray:

@@ -237,14 +237,16 @@ def teach_stage(args: argparse.Namespace) -> int:
     """The shipped network of a close-look stage (``--stage letters`` or ``churches``) taught the other renderer's
     crops of its kind beside the generator's (``train_letters``' sets, each ``--generator-weight`` times an epoch),
     going on from its own weights; its temperature kept (fitted on hands never seen)."""
-    from vision.cells.train_cnn import train_on
+    from vision.cells.close_look import residual_path
+    from vision.cells.train_cnn import resume_residual, save_network, train_on
     from vision.cells.train_hands import CLASSIC, POOL, RESUME_MAX_LR, WEB
     from vision.cells.train_letters import CHANNELS as STAGE_CHANNELS
     from vision.cells.train_letters import STAGES, VAL_SHARE, letter_cells
     from vision.synth.hands import FAMILY_NAMES
 
     recipe = STAGES[args.stage]
-    init = recipe.look.path_for(CNN_PATH) if args.init == CNN_PATH else args.init
+    stage_network = residual_path(recipe.look) if args.residual else recipe.look.path_for(CNN_PATH)
+    init = stage_network if args.init == CNN_PATH else args.init
     other_x, other_y = other_renderer_close_crops(args.boards, args.stage, args.workers, args.seed)
     renderers: tuple[str, ...] = (OTHER_RENDERER,)
     for k, (folder, name) in enumerate(_more_renderers(args)):
@@ -266,6 +268,14 @@ def teach_stage(args: argparse.Namespace) -> int:
     sources = tuple(dict.fromkeys((*trained_on_families(init), *renderers)))
     tx, ty = np.concatenate(train_x), np.concatenate(train_y).astype(np.int64)
     print(f"fit: {len(ty)} crops ({len(other_y)} of {' and '.join(renderers)}), from {init.name}", flush=True)
+    if args.residual:
+        import torch
+
+        torch.set_num_threads(args.threads)
+        net = resume_residual(tx, ty, init, epochs=args.epochs, seed=args.seed, max_lr=RESUME_MAX_LR)
+        save_network(net, tx, ty, np.concatenate(val_x), np.concatenate(val_y).astype(np.int64), out=args.out,
+                     seed=args.seed, temperature=temperature, trained_on=sources)
+        return 0
     train_on(tx, ty, np.concatenate(val_x), np.concatenate(val_y).astype(np.int64), out=args.out, epochs=args.epochs,
              seed=args.seed, threads=args.threads, channels=STAGE_CHANNELS, temperature=temperature,
              trained_on=sources, init=init, max_lr=RESUME_MAX_LR, convs_per_stage=recipe.convs_per_stage,
@@ -337,6 +347,9 @@ def main(argv: list[str] | None = None) -> int:
                         help="letters or churches: that close-look stage's shipped network instead (vision.cells."
                         "train_letters' sets beside the other renderer's crops of its kind)")
     parser.add_argument("--stage-cache", type=Path, default=Path("/tmp/companion-letters"))
+    parser.add_argument("--residual", action="store_true",
+                        help="with --stage: the stage's residual network instead (close_look.residual_path), going on "
+                        "from its folded file with its batch normalisations frozen (train_cnn.resume_residual)")
     args = parser.parse_args(argv)
     if args.stage != "cells":
         return teach_stage(args)

@@ -31,13 +31,13 @@ from vision.dice.faces import FaceNetwork, combined, measured_inks
 from vision.dice.features import CROP_PX, FaceInk, face_features
 from vision.dice.geometry import (
     DIE_MM,
-    DIE_MM_RANGE,
     MARKER_FROM_FAR_SIDE,
     MARKER_INSET_MM,
     STICKER_MM,
     TRAY_LAYOUT,
     TRAY_MARKER_MM,
     TRAY_MM_RANGE,
+    believable_die_mm,
     tray_layout,
 )
 from vision.marker_plane import LocatedPlane, PlaneLayout, detect_markers, locate_plane, marker_side
@@ -1192,7 +1192,8 @@ _SINGLE_AREA_RATIO = 1.5
 
 def measure_die(tray: np.ndarray, view: TrayView = REFERENCE_VIEW) -> float | None:
     """The side of the dice in the tray, millimetres, measured on a rectified tray (``view``'s scale);
-    None when no lone die shows a symbol and no blob two clear ones (or the side is out of DIE_MM_RANGE).
+    None when no lone die shows a symbol and no blob two clear ones (or the side is not one believed on this floor:
+    ``geometry.believable_die_mm``).
 
     A die seen from the camera is its top square and, where the camera looks in at an angle, the sides
     between the top and its base: the shape of its top swept along the lean (the top's offset from the
@@ -1234,7 +1235,8 @@ def measure_die(tray: np.ndarray, view: TrayView = REFERENCE_VIEW) -> float | No
         if not spacing:
             return None
         die_mm = float(min(spacing)) / view.px_per_mm
-    return die_mm if DIE_MM_RANGE[0] <= die_mm <= DIE_MM_RANGE[1] else None
+    low, high = believable_die_mm(view.layout.width_mm, view.layout.height_mm)
+    return die_mm if low <= die_mm <= high else None
 
 
 # The kit's smallest dice are 14 mm, and our pink tray's (0.86 of the white) measure 14.1 mm. Two near-white trays of the
