@@ -113,7 +113,8 @@ flag (``HandFamily.flagged_ones``): the pools' church crops drawn again, the fam
 shipped reader's doubtful letters beside the panel, with half the say (``close_look.DEEP_SHARE``; its figures there).
 Held-out crops of the hands it learned: 5.14 % misread, against the shipped letter network's 6.38 %. ``--stage
 churches --only shipped --residual 16`` likewise writes ``churches_residual.npz`` (105,976 crops, 36 minutes; 1.99 %
-of held-out church crops misread against 2.65 %), which reads the shipped reader's doubtful churches.
+of held-out church crops misread against 2.65 %), which reads the shipped reader's doubtful churches. Both shipped files
+went on since (stop 81) over the training renderers' crops beside these sets (``train_other_renderer --residual``).
 
 ``--residual 16 --only unseen`` (loose, round and school at stop 60, tidy and quick at stop 61; no GPU lent) trains the same
 residual network without each family named, on the same sets as that family's letter network (94,084-94,177 crops,

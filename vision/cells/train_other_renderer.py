@@ -118,6 +118,21 @@ seeds 419-420 but our own new hands worse (``bench_hands --new-hands --seed 9300
 doubt), so it is not done. The church stage was taught the same way (``--stage churches``, the same folders: 66,159
 church crops of the four renderers beside the generator's twice, 2 epochs, 15 minutes on two threads): the spent seeds
 428 -> 418 (churches misread 99 -> 89), seed 12 113 -> 113 (churches 23 -> 23), our new hands 3.05 -> 3.01 %.
+
+``--residual`` (stop 81, 2026-12-07) teaches a stage's residual network instead (``close_look.residual_path``: the
+deeper network with half the say in the doubtful cells' second reading), going on from its folded file: each batch
+normalisation is the identity at its running statistics, the folded bias its shift, and stays frozen so
+(``train_cnn.resume_residual``), the same crops beside the generator's twice an epoch, 2 epochs, its temperature kept:
+
+    .venv/bin/python -m vision.cells.train_other_renderer /tmp/other-boards-6 --third-boards /tmp/third-boards-6 \
+        --fourth-boards /tmp/fourth-boards-6 --fifth-boards /tmp/fifth-boards-2 --stage churches --residual \
+        --generator-weight 2 --epochs 2 --threads 1 --out /tmp/churches_residual.npz
+
+The church stage's (274,879 crops, 47 minutes on one thread beside the letter stage's): the spent seeds 1, 6, 9 and 10,
+with the reader's walls weighed against crates as stop 81 ships it, 381 -> 370 cells misread (churches 89 -> 79), our
+own new hands 3.13 -> 3.21 %. The letter stage's then (``--stage letters --residual``, 382,223 crops, 74 minutes on two
+threads shared with it): 370 -> 350 (persons misread 149 -> 129), our new hands 3.21 -> 2.97 %, none without doubt
+either way. Both shipped; hardware.md §2 has seed 14's figures, read once after every choice.
 """
 
 from __future__ import annotations
