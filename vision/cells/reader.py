@@ -93,9 +93,9 @@ OUTER_WALL_PRIOR = 2.0
 # were not what was misread. Measured (stop 81, 2026-12-07) on the benchmark renderer's spent seeds 1, 6, 9 and 10
 # (19,434 cells), with stop 80's networks: 418 -> 381 cells misread (walls read as crates 114 -> 54: battlements 80 ->
 # 39, zigzags 36 -> 17; crates read as walls 63 -> 85, planks 60 -> 76), 7 -> 10 without doubt (planks crates), right
-# cells doubted 5,626 -> 5,241; every
-# wall weighed up 3.6 times against everything (OUTER_WALL_PRIOR at 3.6) 384, and a church read as a wall now and then.
-# Our own generator's nine new hands (``bench_hands --new-hands --seed 9300``) 3.01 -> 3.13 %.
+# cells doubted 5,626 -> 5,241; every wall weighed up 3.6 times against everything (OUTER_WALL_PRIOR at 3.6) 384, and
+# a church read as a wall now and then. Our own generator's nine new hands (``bench_hands --new-hands --seed 9300``)
+# 3.01 -> 3.13 %.
 WALL_OVER_CRATE_ON_THE_EDGE = 1.8
 # Walls per crate among the networks' training crops (walls 10 %, crates 13 %): what the picture's odds already hold.
 TRAINING_WALLS_PER_CRATE = 10 / 13
@@ -148,8 +148,8 @@ LETTER_OR_DIGIT_CLASS = np.array([g in LETTER_AND_DIGIT_GLYPHS for g in GLYPH_CL
 def apply_board_context(probs: np.ndarray) -> None:
     """What the board says before the picture (in place, (49, classes) cells row by row): walls are weighed
     down on inner spaces (``INNER_WALL_PRIOR``) and up on outer ones (``OUTER_WALL_PRIOR``), against a crate there more
-    (``WALL_OVER_CRATE_ON_THE_EDGE``). Churches 1-5 and
-    the printed crates are the classes and the fixed cells themselves."""
+    (``WALL_OVER_CRATE_ON_THE_EDGE``). Churches 1-5 and the printed crates are the classes and the fixed cells
+    themselves."""
     for cells, weight in ((list(INNER_INDEX), INNER_WALL_PRIOR), (list(OUTER_INDEX), OUTER_WALL_PRIOR)):
         probs[cells, _WALL] *= weight
         probs[cells] /= probs[cells].sum(axis=1, keepdims=True)
