@@ -175,18 +175,30 @@ def _smear(x: Any, labels: Any, generator: Any, n_classes: int) -> tuple[Any, An
 
 
 def load_weights(net: Any, path: Path) -> None:
-    """Put a network file's weights (``export``'s layout) into a PyTorch net of the same shape."""
+    """Put a network file's weights (``export``'s layout) into a PyTorch net of the same shape, a residual one's blocks
+    too (``_flat_modules``). A convolution followed by a batch normalisation (folded into it in the file) gets the folded
+    kernel, and the normalisation becomes the identity at its running statistics (mean 0, variance 1, gain 1) with the
+    folded bias as its shift: in eval mode the net reads as the file does."""
     import torch
     import torch.nn as nn
 
     trunk, head = ConvTrunk.load(path), CellModel.load(path)
-    convs = [m for m in net if isinstance(m, nn.Conv2d)]
+    modules, _ = _flat_modules(net)
+    convs = [(m, modules[k + 1] if k + 1 < len(modules) else None) for k, m in enumerate(modules) if isinstance(m, nn.Conv2d)]
     dense = [m for m in net if isinstance(m, nn.Linear)]
     with torch.no_grad():
-        for conv, kernel, bias in zip(convs, trunk.kernels, trunk.biases, strict=True):
+        for (conv, after), kernel, bias in zip(convs, trunk.kernels, trunk.biases, strict=True):
             c_out, c_in = conv.weight.shape[:2]
             conv.weight.copy_(torch.from_numpy(kernel.reshape(3, 3, c_in, c_out).transpose(3, 2, 0, 1).copy()))
-            conv.bias.copy_(torch.from_numpy(bias))
+            shift = torch.from_numpy(bias)
+            if isinstance(after, nn.BatchNorm2d):
+                after.weight.fill_(1.0)
+                after.running_mean.zero_()
+                after.running_var.fill_(1.0 - after.eps)
+                after.bias.copy_(shift)
+                shift = torch.zeros_like(shift)
+            if conv.bias is not None:
+                conv.bias.copy_(shift)
         for layer, w, b in zip(dense, head.weights, head.biases, strict=True):
             layer.weight.copy_(torch.from_numpy(w.T.copy()))
             layer.bias.copy_(torch.from_numpy(b))
@@ -316,30 +328,6 @@ def _teacher_net(n_classes: int, width: int = TEACHER_WIDTH) -> Any:
                          nn.Linear(4 * width, n_classes))
 
 
-def load_residual_weights(net: Any, path: Path) -> None:
-    """Put a residual network file's weights (``export``'s layout: each convolution's batch normalisation folded into
-    it) into a ``_teacher_net`` of the same width. Each normalisation becomes the identity at its running statistics
-    (mean 0, variance 1, gain 1) with the folded bias as its shift: in eval mode the net reads as the file does."""
-    import torch
-    import torch.nn as nn
-
-    trunk, head = ConvTrunk.load(path), CellModel.load(path)
-    modules, _ = _flat_modules(net)
-    convs = [(m, modules[k + 1]) for k, m in enumerate(modules) if isinstance(m, nn.Conv2d)]
-    dense = [m for m in net if isinstance(m, nn.Linear)]
-    with torch.no_grad():
-        for (conv, norm), kernel, bias in zip(convs, trunk.kernels, trunk.biases, strict=True):
-            c_out, c_in = conv.weight.shape[:2]
-            conv.weight.copy_(torch.from_numpy(kernel.reshape(3, 3, c_in, c_out).transpose(3, 2, 0, 1).copy()))
-            norm.weight.fill_(1.0)
-            norm.bias.copy_(torch.from_numpy(bias))
-            norm.running_mean.zero_()
-            norm.running_var.fill_(1.0 - norm.eps)
-        for layer, w, b in zip(dense, head.weights, head.biases, strict=True):
-            layer.weight.copy_(torch.from_numpy(w.T.copy()))
-            layer.bias.copy_(torch.from_numpy(b))
-
-
 def residual_width(path: Path) -> int:
     """The width of a residual network file (its first convolution's channels: ``_teacher_net``)."""
     return int(ConvTrunk.load(path).kernels[0].shape[1])
@@ -347,7 +335,7 @@ def residual_width(path: Path) -> int:
 
 def keep_norms_frozen(net: Any) -> None:
     """Every batch normalisation of ``net`` kept in eval mode, whatever ``net.train()`` says: a network resumed from a
-    folded file (``load_residual_weights``) goes on at its running statistics, which a batch's own would overturn."""
+    folded file (``load_weights``) goes on at its running statistics, which a batch's own would overturn."""
     import types
 
     import torch.nn as nn
@@ -356,28 +344,6 @@ def keep_norms_frozen(net: Any) -> None:
         if isinstance(m, nn.BatchNorm2d):
             m.eval()
             m.train = types.MethodType(lambda self, mode=True: self, m)
-
-
-def resume_residual(train_x: np.ndarray, train_y: np.ndarray, init: Path, *, epochs: int, seed: int,
-                    max_lr: float, device: str = "cpu") -> Any:
-    """A residual network file (``init``) gone on over crops (n, CROP_PX, CROP_PX) with the small networks'
-    augmentation and smearing, its normalisations frozen (``keep_norms_frozen``); left in eval mode."""
-    import torch
-
-    torch.manual_seed(seed)
-    net = _teacher_net(len(GLYPH_CLASSES), residual_width(init))
-    load_residual_weights(net, init)
-    keep_norms_frozen(net)
-    net = net.to(device)
-    n, augmented = _augmented_batches(train_x, train_y, device)
-    loss_fn = torch.nn.CrossEntropyLoss(label_smoothing=0.02)
-
-    def batch_loss(idx: Any, generator: Any) -> Any:
-        x, target = augmented(idx, generator)
-        return loss_fn(net(x), target)
-
-    fit_batches(net, n, batch_loss, epochs=epochs, seed=seed, max_lr=max_lr, batch=256, device=device)
-    return net
 
 
 def _augmented_batches(train_x: np.ndarray, train_y: np.ndarray,
@@ -404,13 +370,18 @@ def _half_precision(device: str) -> Any:
 
 
 def train_teacher(train_x: np.ndarray, train_y: np.ndarray, *, epochs: int, seed: int, device: str = "cpu",
-                  width: int = TEACHER_WIDTH) -> Any:
+                  width: int = TEACHER_WIDTH, init: Path | None = None, max_lr: float = 2e-3) -> Any:
     """A teacher (``_teacher_net``) fitted on crops (n, CROP_PX, CROP_PX) with the small networks' augmentation
-    and smearing; left on ``device`` in eval mode."""
+    and smearing; left on ``device`` in eval mode. ``init``: a residual network file to go on from (its width, not
+    ``width``), its batch normalisations frozen (``keep_norms_frozen``)."""
     import torch
 
     torch.manual_seed(seed)
-    net = _teacher_net(len(GLYPH_CLASSES), width).to(device)
+    net = _teacher_net(len(GLYPH_CLASSES), width if init is None else residual_width(init))
+    if init is not None:
+        load_weights(net, init)
+        keep_norms_frozen(net)
+    net = net.to(device)
     n, augmented = _augmented_batches(train_x, train_y, device)
     loss_fn = torch.nn.CrossEntropyLoss(label_smoothing=0.02)
     fast = _half_precision(device)
@@ -421,7 +392,7 @@ def train_teacher(train_x: np.ndarray, train_y: np.ndarray, *, epochs: int, seed
             logits = net(x)
         return loss_fn(logits.float(), target)
 
-    fit_batches(net, n, batch_loss, epochs=epochs, seed=seed, max_lr=2e-3, batch=256, device=device)
+    fit_batches(net, n, batch_loss, epochs=epochs, seed=seed, max_lr=max_lr, batch=256, device=device)
     return net
 
 

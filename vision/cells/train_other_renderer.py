@@ -122,7 +122,7 @@ church crops of the four renderers beside the generator's twice, 2 epochs, 15 mi
 ``--residual`` (stop 81, 2026-12-07) teaches a stage's residual network instead (``close_look.residual_path``: the
 deeper network with half the say in the doubtful cells' second reading), going on from its folded file: each batch
 normalisation is the identity at its running statistics, the folded bias its shift, and stays frozen so
-(``train_cnn.resume_residual``), the same crops beside the generator's twice an epoch, 2 epochs, its temperature kept:
+(``train_cnn.train_teacher`` with ``init``), the same crops beside the generator's twice an epoch, 2 epochs, its temperature kept:
 
     .venv/bin/python -m vision.cells.train_other_renderer /tmp/other-boards-6 --third-boards /tmp/third-boards-6 \
         --fourth-boards /tmp/fourth-boards-6 --fifth-boards /tmp/fifth-boards-2 --stage churches --residual \
@@ -253,7 +253,7 @@ def teach_stage(args: argparse.Namespace) -> int:
     crops of its kind beside the generator's (``train_letters``' sets, each ``--generator-weight`` times an epoch),
     going on from its own weights; its temperature kept (fitted on hands never seen)."""
     from vision.cells.close_look import residual_path
-    from vision.cells.train_cnn import resume_residual, save_network, train_on
+    from vision.cells.train_cnn import save_network, train_on, train_teacher
     from vision.cells.train_hands import CLASSIC, POOL, RESUME_MAX_LR, WEB
     from vision.cells.train_letters import CHANNELS as STAGE_CHANNELS
     from vision.cells.train_letters import STAGES, VAL_SHARE, letter_cells
@@ -287,7 +287,7 @@ def teach_stage(args: argparse.Namespace) -> int:
         import torch
 
         torch.set_num_threads(args.threads)
-        net = resume_residual(tx, ty, init, epochs=args.epochs, seed=args.seed, max_lr=RESUME_MAX_LR)
+        net = train_teacher(tx, ty, epochs=args.epochs, seed=args.seed, init=init, max_lr=RESUME_MAX_LR)
         save_network(net, tx, ty, np.concatenate(val_x), np.concatenate(val_y).astype(np.int64), out=args.out,
                      seed=args.seed, temperature=temperature, trained_on=sources)
         return 0
@@ -364,7 +364,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--stage-cache", type=Path, default=Path("/tmp/companion-letters"))
     parser.add_argument("--residual", action="store_true",
                         help="with --stage: the stage's residual network instead (close_look.residual_path), going on "
-                        "from its folded file with its batch normalisations frozen (train_cnn.resume_residual)")
+                        "from its folded file with its batch normalisations frozen (train_cnn.train_teacher's init)")
     args = parser.parse_args(argv)
     if args.stage != "cells":
         return teach_stage(args)
