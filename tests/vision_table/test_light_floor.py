@@ -290,3 +290,53 @@ def test_a_small_die_measured_on_a_light_floor_is_not_believed(floor, believed, 
             assert _right(reader, frame, dice) == (5, 0), (floor, seed)
         tried += 1
     assert tried >= 2, tried
+
+
+def _sized_reads(monkeypatch, by_size: dict[float, tuple[DieReading, ...]], measured: float | None) -> list[float]:
+    """A white-paper tray of 20 mm dice whose ``measure_die`` says ``measured``, its dice read as ``by_size`` says for the
+    side (mm) each read is made at: the sides read at, in order, filled in as the tray is read."""
+    monkeypatch.setattr(dice_reader, "measure_die", lambda tray, view=dice_reader.REFERENCE_VIEW: measured)
+    sides: list[float] = []
+
+    def read(self, floor, surround, margin, view):
+        sides.append(round(view.die_mm, 3))
+        return by_size[sides[-1]]
+
+    monkeypatch.setattr(DiceReader, "_read", read)
+    return sides
+
+
+def test_an_unmeasured_doubtful_tray_is_read_again_at_the_kits_other_sizes(monkeypatch):
+    """No die measured (a light floor merges the dice's white with its own) and the reference 16 mm's reading doubtful:
+    the tray is read again at 18, 20 and 14 mm and the surest reading kept. The benchmark renderer's 19-20 mm dice on
+    light floors lost a die so (a head's mark at 16 mm's scale too long for a symbol: 4 dice, 2 sure), and were read
+    right and sure at 18-20 mm (stop 82: 3 of its trays at the spent seeds)."""
+    frame, _, _ = tray_scene(np.random.default_rng(5103), look=TrayLook("white paper", 300.0, 200.0, 20.0))
+    by_size = {16.0: _dice(1.0, 1.0, 1.0, 1.0), 18.0: _dice(1.0, 1.0, 1.0, 0.5, 0.5), 20.0: _dice(1.0, 1.0, 1.0, 1.0, 1.0),
+               14.0: _dice(1.0, 1.0, 1.0, 1.0, 0.5)}
+    sides = _sized_reads(monkeypatch, by_size, None)
+    reader = DiceReader()
+    assert reader.read(frame) == by_size[20.0]
+    assert sides == [16.0, *dice_reader.UNMEASURED_DIE_MM] == [16.0, 18.0, 20.0, 14.0]
+    # Never fewer dice than the reference's reading, however sure.
+    by_size[16.0] = _dice(1.0, 1.0, 1.0, 1.0, 0.5)
+    by_size[20.0] = _dice(1.0, 1.0, 1.0, 1.0)
+    sides.clear()
+    assert reader.read(frame) == by_size[16.0]
+    assert len(sides) == 4
+
+
+@pytest.mark.parametrize("case", ["measured now", "measured before", "sure at 16 mm"])
+def test_a_measured_or_sure_tray_is_read_once(monkeypatch, case):
+    """The other sizes are read only where no die was ever measured and the reading is doubtful: a die measured on this
+    frame, or on the frames before (``DiceReader.dice_side``), sets the scale, and five dice read surely need no other."""
+    frame, _, _ = tray_scene(np.random.default_rng(5103), look=TrayLook("white paper", 300.0, 200.0, 20.0))
+    sure = _dice(1.0, 1.0, 1.0, 1.0, 1.0)
+    by_size = {16.0: sure if case == "sure at 16 mm" else _dice(1.0, 1.0, 1.0), 20.0: _dice(1.0, 1.0, 1.0),
+               18.0: sure, 14.0: sure}
+    sides = _sized_reads(monkeypatch, by_size, 20.0 if case == "measured now" else None)
+    reader = DiceReader()
+    if case == "measured before":
+        reader.dice_side(20.0)
+    assert reader.read(frame) == by_size[16.0 if case == "sure at 16 mm" else 20.0]
+    assert sides == [16.0 if case == "sure at 16 mm" else 20.0]

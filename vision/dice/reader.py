@@ -1500,7 +1500,21 @@ class DiceReader:
         """The dice of the tray ``plane`` locates in ``frame``: the floor rectified with SURROUND_MM more on
         every side, where a die by the wall may show its top (``top_beyond_floor``)."""
         view, surround, margin = self.view_surround(frame, plane)
-        return self._read(surround[margin:-margin, margin:-margin], surround, margin, view)
+        readings = self._read(surround[margin:-margin, margin:-margin], surround, margin, view)
+        if getattr(self, "die_mm", None) or getattr(self, "sides_measured", None) or not _doubtful_tray(readings):
+            return readings
+        # No die measured, on this frame or before (a light floor merges the dice's white with its own, and their blobs
+        # measure nothing): read at the reference 16 mm, the reading is doubtful. The dice are read again at each of the
+        # kit's other sizes, and the surest reading kept (``_surer_reading``: more dice surely, never fewer dice).
+        best_lightness, best_by_symbols = self.floor_lightness, self.read_by_symbols
+        for die_mm in UNMEASURED_DIE_MM:
+            view = TrayView(plane.layout, DIE_PX / die_mm)
+            surround, margin = self.rectify_surround(frame, plane, view)
+            again = self._read(surround[margin:-margin, margin:-margin], surround, margin, view)
+            if _surer_reading(again, readings):
+                readings, best_lightness, best_by_symbols = again, self.floor_lightness, self.read_by_symbols
+        self.floor_lightness, self.read_by_symbols = best_lightness, best_by_symbols
+        return readings
 
     def view_surround(self, frame: np.ndarray, plane: LocatedPlane) -> tuple[TrayView, np.ndarray, int]:
         """(the view its dice are read in, the floor and SURROUND_MM beyond it rectified in that view and
@@ -1741,6 +1755,11 @@ def _doubtful_tray(readings: tuple[DieReading, ...]) -> bool:
 def _sure_dice(readings: tuple[DieReading, ...]) -> int:
     """How many of ``readings`` are sure (at DOUBTFUL_DIE_BELOW or over)."""
     return sum(d.confidence >= DOUBTFUL_DIE_BELOW for d in readings)
+
+
+# The dice's sides (mm) a tray is read at again when no die was measured and the reference 16 mm's reading is doubtful
+# (``DiceReader.read_plane``): the kit's range (table-kit.md: 14-20 mm) a step of 2 mm either side of the reference.
+UNMEASURED_DIE_MM = (18.0, 20.0, 14.0)
 
 
 # How much surer on the whole (mean confidence) the symbols' reading of as many dice, as many surely, must be to win.
