@@ -20,7 +20,7 @@ from vision.cells.close_look import (
 )
 from vision.cells.cnn import CNN_PATH
 from vision.cells.labels import GLYPH_CLASSES
-from vision.cells.letters import LETTERS, PERSON_CLASS
+from vision.cells.letters import LETTERS, LETTERS_DEEP_SHARE, PERSON_CLASS
 from vision.cells.reader import CellReader
 from vision.cells.train_hands import unseen_model_path
 from vision.synth.hands import FAMILY_NAMES
@@ -186,11 +186,11 @@ def test_a_panel_reads_each_doubtful_cell_once_and_their_geometric_mean_is_folde
     assert not np.allclose(probs[doubtful], ONE_CROP.combine(before[doubtful], arithmetic))
 
 
-def test_the_residual_network_has_half_the_say_beside_the_panel():
+def test_the_residual_network_has_its_share_beside_the_panel():
     """The stage's network, one panel network and the residual one (``deep``): the residual network is shown the
-    doubtful cells' first close crops once, like the panel, and its reading and the panel's count alike (a weighted
-    geometric mean: ``DEEP_SHARE``). Fails when the residual network is skipped, shown other crops, or counted as one
-    more panel member (a third of the say here) instead of half."""
+    doubtful cells' first close crops once, like the panel, and its reading counts three times the panel's (a weighted
+    geometric mean: the letter stage's ``deep_share``, 0.75). Fails when the residual network is skipped, shown other
+    crops, counted as one more panel member (a third of the say here) or given the other stages' half."""
     rectified, cells, probs, first = _doubtful_board()
     before = probs.copy()
     one = _person_rows((S, 0.9, C, 0.1), (N, 0.7, C, 0.3))
@@ -206,9 +206,12 @@ def test_the_residual_network_has_half_the_say_beside_the_panel():
     assert np.array_equal(deep.shown[0], ONE_CROP.crops(rectified, doubtful))
     kind = allowed & PERSON_CLASS
     panel = panel_reading([first[[0, 2]], one], kind)
-    assert DEEP_SHARE == 0.5
+    share = ONE_CROP.deep_share
+    assert share == LETTERS_DEEP_SHARE == 0.75
+    joint = panel_reading([panel, deep_rows], kind, (1 - share, share))
+    assert np.allclose(probs[doubtful], ONE_CROP.combine(before[doubtful], joint))
     half = panel_reading([panel, deep_rows], kind, (1 - DEEP_SHARE, DEEP_SHARE))
-    assert np.allclose(probs[doubtful], ONE_CROP.combine(before[doubtful], half))
+    assert not np.allclose(probs[doubtful], ONE_CROP.combine(before[doubtful], half))
     as_a_member = panel_reading([first[[0, 2]], one, deep_rows], kind)
     assert not np.allclose(probs[doubtful], ONE_CROP.combine(before[doubtful], as_a_member))
 
@@ -217,11 +220,13 @@ def test_a_stage_without_a_panel_reads_its_doubtful_cells_with_its_residual_netw
     """The church stage's way: no panel, a residual network. A doubtful cell is read by the residual network from the
     same crop (not by the stage's network again at other scales), the two readings half and half. Fails when the
     residual network is skipped for want of a panel."""
+    assert CHURCHES.deep_share == DEEP_SHARE == 0.5
+    look = replace(ONE_CROP, panel=False, deep_share=CHURCHES.deep_share)
     rectified, cells, probs, first = _doubtful_board()
     before = probs.copy()
     deep_rows = _person_rows((C, 0.95, S, 0.05), (N, 0.2, C, 0.8))
-    deep = ScriptedStage(None, None, ONE_CROP, replies=[deep_rows])  # type: ignore[arg-type]
-    stage = ScriptedStage(None, None, ONE_CROP, (), deep, replies=[first])  # type: ignore[arg-type]
+    deep = ScriptedStage(None, None, look, replies=[deep_rows])  # type: ignore[arg-type]
+    stage = ScriptedStage(None, None, look, (), deep, replies=[first])  # type: ignore[arg-type]
     allowed = np.ones(len(GLYPH_CLASSES), bool)
     stage.read(probs, rectified, cells, allowed, np.zeros(len(GLYPH_CLASSES)))
 
@@ -229,7 +234,7 @@ def test_a_stage_without_a_panel_reads_its_doubtful_cells_with_its_residual_netw
     assert len(stage.shown) == 1 and len(deep.shown) == 1
     kind = allowed & PERSON_CLASS
     half = panel_reading([first[[0, 2]], deep_rows], kind)
-    assert np.allclose(probs[doubtful], ONE_CROP.combine(before[doubtful], half))
+    assert np.allclose(probs[doubtful], look.combine(before[doubtful], half))
 
 
 def test_a_weighted_panel_reading_leans_towards_the_larger_share():
@@ -250,7 +255,7 @@ def test_a_weighted_panel_reading_leans_towards_the_larger_share():
 def test_a_head_fitted_to_the_seat_reads_its_doubtful_cells_without_the_panel():
     """A seat's own head knows that hand and the panel's networks do not: its doubtful cells are read again at the
     other scales by that head, and no panel network is asked; the residual network then reads them from the first
-    crops and has half the say, as beside the panel. Fails when the panel is asked for a seat, or the residual
+    crops and has its share of the say, as beside the panel. Fails when the panel is asked for a seat, or the residual
     network is skipped or shown other crops."""
     rectified, cells, probs, first = _doubtful_board()
     before = probs.copy()
@@ -266,8 +271,8 @@ def test_a_head_fitted_to_the_seat_reads_its_doubtful_cells_without_the_panel():
     assert np.array_equal(deep.shown[0], ONE_CROP.crops(rectified, doubtful))
     kind = allowed & PERSON_CLASS
     scales = (first[[0, 2]] + again.reshape(len(LOOK_AGAIN_SCALES), 2, -1).sum(axis=0)) / (1 + len(LOOK_AGAIN_SCALES))
-    half = panel_reading([scales, deep_rows], kind, (1 - DEEP_SHARE, DEEP_SHARE))
-    assert np.allclose(probs[doubtful], ONE_CROP.combine(before[doubtful], half, TAUGHT_WEIGHT))
+    joint = panel_reading([scales, deep_rows], kind, (1 - ONE_CROP.deep_share, ONE_CROP.deep_share))
+    assert np.allclose(probs[doubtful], ONE_CROP.combine(before[doubtful], joint, TAUGHT_WEIGHT))
     assert not np.allclose(probs[doubtful], ONE_CROP.combine(before[doubtful], scales, TAUGHT_WEIGHT))
 
 
@@ -367,10 +372,11 @@ def test_every_letter_network_reads_the_wider_crop_too_and_the_two_readings_geom
         assert len(network.shown) == 1
         assert np.array_equal(network.shown[0], np.concatenate([LETTERS.crops(rectified, doubtful), wide_crops[again]]))
     panel = panel_reading([first[again], panel_reading([member_close, member_wide], kind)], kind)
-    joint = panel_reading([panel, panel_reading([deep_close, deep_wide], kind)], kind, (1 - DEEP_SHARE, DEEP_SHARE))
+    share = LETTERS.deep_share
+    joint = panel_reading([panel, panel_reading([deep_close, deep_wide], kind)], kind, (1 - share, share))
     assert np.allclose(probs[doubtful], LETTERS.combine(before[doubtful], joint))
     assert np.allclose(probs[cells[1]], once[1])
-    one_crop = panel_reading([panel_reading([close[again], member_close], kind), deep_close], kind, (1 - DEEP_SHARE, DEEP_SHARE))
+    one_crop = panel_reading([panel_reading([close[again], member_close], kind), deep_close], kind, (1 - share, share))
     assert not np.allclose(probs[doubtful], LETTERS.combine(before[doubtful], one_crop))
 
 

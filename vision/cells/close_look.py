@@ -121,6 +121,9 @@ class CloseLook:
     # A second, wider crop (this fraction of a cell) that each of the stage's networks reads beside ``zoom``'s, the two
     # readings' geometric mean being the network's (``StageNetwork.read``); None: one crop (``letters.LETTER_WIDE_ZOOM``).
     wide_zoom: float | None = None
+    # The residual network's share in a doubtful cell's second reading (``StageNetwork.read``), the stage's and its
+    # panel's together the rest.
+    deep_share: float = DEEP_SHARE
 
     def path_for(self, model_path: Path) -> Path:
         """The stage's network that goes with a cell network: ``cnn.npz`` -> ``<name>.npz``,
@@ -272,8 +275,8 @@ class StageNetwork:
         """``probs`` (49 cells row by row) with the stage's reading of ``cells`` folded in, in place. A cell still
         doubtful with it (under ``LOOK_AGAIN_BELOW``) is read again: by the stage's ``panel`` from the same crop (their
         ``panel_reading``) when it has one and ``head`` is not a seat's, else at ``LOOK_AGAIN_SCALES``, and the stage's
-        readings of it averaged; then, where the stage has one, by its residual network, with half the say
-        (``DEEP_SHARE``), a seat's head or not."""
+        readings of it averaged; then, where the stage has one, by its residual network, with its share of the say
+        (``CloseLook.deep_share``), a seat's head or not."""
         if not cells:
             return
         seat_head = head is not None and head is not self.head
@@ -301,7 +304,8 @@ class StageNetwork:
             if self.deep is not None:
                 # A seat's head too: what it still doubts after the closer crops (``TAUGHT_WEIGHT``' note).
                 deep = self.deep.reading(crops[again], wide_again, allowed, prior_shift)
-                stage_again = panel_reading([stage_again, deep], kind, (1.0 - DEEP_SHARE, DEEP_SHARE))
+                share = self.look.deep_share
+                stage_again = panel_reading([stage_again, deep], kind, (1.0 - share, share))
             combined[again] = self.look.combine(probs[doubtful], stage_again, weight)  # (row by row: the others kept)
         probs[cells] = combined
 
