@@ -1,7 +1,7 @@
 """Tables drawn by a renderer written apart from ours, read by ``companion scan`` as a user would.
 
     .venv/bin/python -m vision.synth.web_fonts                  # once: its fonts (npm)
-    .venv/bin/python benchmarks/bench_elsewhere.py [--tables 40] [--seed 14]
+    .venv/bin/python benchmarks/bench_elsewhere.py [--tables 40] [--seed 17]
 
 ``benchmarks/elsewhere/`` (its README says how it draws) was written by someone who never saw the product's code,
 its generator, its tests or its benchmarks: only the shared rules, the table kit and the reference pictures. It
@@ -24,8 +24,10 @@ fifth renderer's boards) and its mirrored read of outer cells, so seed 11 was qu
 stop 80's letter network (the training renderers' persons) and seed 11's trays at the frame's edge its reading of a cut
 tray, so seed 12 was quoted then, drawn and read after every choice (seed 13 too, quoted beside it); seeds 1, 6, 9 and 10
 chose stop 81's weighing of walls against crates on the edge and its residual letter and church networks (seeds 11-13
-read as checks between), so the default is seed 14, drawn and read once after every choice. A seed whose figure chose
-anything is spent: say so (hardware.md) and measure on the next (15).
+read as checks between), so seed 14 was drawn and read once after every choice; the dice of seeds 1-16 chose stop 82's
+rules for dice never measured and stickers off the tray's plane, and seeds 1, 6, 9 and 10 its letter networks' say, so
+the default is seed 17 (seed 15's cells and seed 18 quoted beside it), drawn and read once after every choice. A seed whose
+figure chose anything is spent: say so (hardware.md) and measure on the next (19).
 
 Printed: boards found, cells misread, misread without doubt (not listed uncertain), boards read without error,
 right cells doubted, then by hand, by true class, by drawing style, the commonest confusions, dice right, and a
@@ -45,7 +47,7 @@ HERE = Path(__file__).resolve().parent / "elsewhere"
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--tables", type=int, default=40)
-    parser.add_argument("--seed", type=int, default=14)
+    parser.add_argument("--seed", type=int, default=17)
     parser.add_argument("--out", type=Path, default=None, help="where the set is drawn (default /tmp/elsewhere-SEED-TABLES)")
     args = parser.parse_args(argv)
     out = args.out or Path(f"/tmp/elsewhere-{args.seed}-{args.tables}")
