@@ -133,6 +133,10 @@ with the reader's walls weighed against crates as stop 81 ships it, 381 -> 370 c
 own new hands 3.13 -> 3.21 %. The letter stage's then (``--stage letters --residual``, 382,223 crops, 74 minutes on two
 threads shared with it): 370 -> 350 (persons misread 149 -> 129), our new hands 3.21 -> 2.97 %, none without doubt
 either way. Both shipped; hardware.md §2 has seed 14's figures, read once after every choice.
+
+Stop 83 (2026-12-07) taught each once more from 3,000 fresh boards of each renderer (seeds 71-74): the letter and church
+stages as stop 80 did, the look network as stop 79 did. The spent seeds 1, 6, 9 and 10 read 327 -> 327, 328 and 332:
+none shipped (hardware.md §2).
 """
 
 from __future__ import annotations
