@@ -349,6 +349,16 @@ def test_dice_measured_on_a_light_floor_are_read_at_the_kits_other_sizes_when_do
     assert sides == [15.0, 16.0, 18.0, 20.0, 14.0]
 
 
+def test_an_empty_tray_is_read_once(monkeypatch):
+    """No die at all (an empty tray between rolls, on a floor whose dice were never measured): no other size's reading
+    could replace it (``_surer_reading`` takes none where the first found none), so none is made."""
+    frame = _white_paper_tray()
+    by_size = {16.0: (), 18.0: _dice(1.0, 1.0, 1.0, 1.0, 1.0), 20.0: (), 14.0: ()}
+    sides = _sized_reads(monkeypatch, by_size, None)
+    assert DiceReader().read(frame) == ()
+    assert sides == [16.0]
+
+
 @pytest.mark.parametrize("case", ["measured now", "measured before", "sure at 16 mm", "told"])
 def test_a_measured_or_sure_tray_is_read_once(monkeypatch, case):
     """The other sizes are read only where the reading is doubtful and no die was ever measured or they were measured

@@ -1535,7 +1535,9 @@ class DiceReader:
         every side, where a die by the wall may show its top (``top_beyond_floor``)."""
         view, surround, margin = self.view_surround(frame, plane)
         readings = self._read(surround[margin:-margin, margin:-margin], surround, margin, view)
-        if getattr(self, "die_mm", None) or not _doubtful_tray(readings):
+        if not readings or getattr(self, "die_mm", None) or not _doubtful_tray(readings):
+            # (No die at all: an empty tray, between rolls. No other size's reading could replace it: ``_surer_reading``
+            # never takes dice where the first reading found none.)
             return readings
         light = self.floor_lightness is not None and self.floor_lightness >= SYMBOLS_FIRST_FROM
         if getattr(self, "sides_measured", None) and not light:
