@@ -1,4 +1,4 @@
-"""The third, fourth and fifth renderers (``vision/synth/third_renderer``, ``fourth_renderer``, ``fifth_renderer``),
+"""The third to sixth renderers (``vision/synth/third_renderer``, ``fourth_renderer``, ``fifth_renderer``, ``sixth_renderer``),
 training sources each written apart from the product and from the others: their photos are boards the product finds by their markers, and their truth
 labels every space a player can draw on."""
 
@@ -33,7 +33,7 @@ def _glyphs_module(renderer: str):
     return glyphs
 
 
-@pytest.mark.parametrize("renderer", ["third_renderer", "fourth_renderer", "fifth_renderer"])
+@pytest.mark.parametrize("renderer", ["third_renderer", "fourth_renderer", "fifth_renderer", "sixth_renderer"])
 def test_its_photos_are_found_and_become_labelled_cells(tmp_path, renderer):
     # An empty home: without the web fonts (CI does not fetch them) its letters are all drawn in strokes.
     env = {**os.environ, "HOME": str(tmp_path / "home")}
@@ -89,3 +89,20 @@ def test_the_fourth_and_fifth_never_draw_a_font_kept_for_evaluation(tmp_path, mo
     glyphs = _glyphs_module(renderer)
     assert set(NEW_HAND_FONTS) == glyphs.FORBIDDEN
     assert sorted(glyphs.FONTS) == ["caveat", "indie-flower"]
+
+
+def test_the_sixth_never_draws_a_font_kept_for_evaluation(tmp_path, monkeypatch):
+    """The sixth renderer names the fonts it draws from: none of the nine no network may learn is among them, its
+    list of those is the product's, and asking it for one of them is refused."""
+    from vision.synth.web_fonts import NEW_HAND_FONTS
+
+    monkeypatch.setenv("HOME", str(tmp_path))
+    spec = importlib.util.spec_from_file_location("sixth_fonts", SYNTH / "sixth_renderer" / "fonts.py")
+    assert spec is not None and spec.loader is not None
+    fonts = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(fonts)
+    assert set(NEW_HAND_FONTS) == fonts.FORBIDDEN
+    assert len(fonts.WANTED) >= 40 and not set(fonts.WANTED) & set(NEW_HAND_FONTS)
+    for name in NEW_HAND_FONTS:
+        with pytest.raises(ValueError, match="reserved"):
+            fonts.glyph_mask(name, "a")

@@ -137,6 +137,19 @@ either way. Both shipped; hardware.md §2 has seed 14's figures, read once after
 Stop 83 (2026-12-07) taught each once more from 3,000 fresh boards of each renderer (seeds 71-74): the letter and church
 stages as stop 80 did, the look network as stop 79 did. The spent seeds 1, 6, 9 and 10 read 327 -> 327, 328 and 332:
 none shipped (hardware.md §2).
+
+Stop 84 (2026-12-07): a sixth renderer (``vision/synth/sixth_renderer``, ``--sixth-boards``; written by a helper session
+from the shared rules, kit and reference pictures only), its 3,000 boards beside stop 83's of the other four, each network
+taught as its last round was:
+
+    .venv/bin/python vision/synth/sixth_renderer/render.py --out /tmp/sixth-boards-1 --boards 3000 --seed 81
+    .venv/bin/python -m vision.cells.train_other_renderer /tmp/other-boards-7 --third-boards /tmp/third-boards-7 \
+        --fourth-boards /tmp/fourth-boards-7 --fifth-boards /tmp/fifth-boards-3 --sixth-boards /tmp/sixth-boards-1 \
+        --look --turned-share 1 --epochs 2 --threads 1 --out /tmp/look.npz   # or --stage letters|churches
+
+The spent seeds 1, 6, 9 and 10: 327 -> 325 (the letter stage), 330 (the church stage), 333 (the look network: 12 more
+walls read as crates, its filled, scribbled and outline-less planks crates being what a band or a hatched wall looks
+like): none shipped (hardware.md §2).
 """
 
 from __future__ import annotations
@@ -159,6 +172,7 @@ OTHER_RENDERER = "other_renderer"
 THIRD_RENDERER = "third_renderer"  # ``vision/synth/third_renderer``: a third program, written apart from the others
 FOURTH_RENDERER = "fourth_renderer"  # ``vision/synth/fourth_renderer``: a fourth, written apart from all of them
 FIFTH_RENDERER = "fifth_renderer"  # ``vision/synth/fifth_renderer``: a fifth, likewise
+SIXTH_RENDERER = "sixth_renderer"  # ``vision/synth/sixth_renderer``: a sixth, likewise
 JITTER_PX = 1.2  # as the generator's boards (``dataset.photographed_board``)
 # Its drawings that are not what table-kit.md describes (a head-and-shoulders figure for a person, a letter without
 # its circle, tally marks for a church's size, a wall as one line along the board's edge, which is the board's own
@@ -304,7 +318,8 @@ def teach_stage(args: argparse.Namespace) -> int:
 
 def _more_renderers(args: argparse.Namespace) -> list[tuple[Path, str]]:
     """(folder, the ``trained_on`` name) of each renderer's boards given beside the other renderer's."""
-    more = ((args.third_boards, THIRD_RENDERER), (args.fourth_boards, FOURTH_RENDERER), (args.fifth_boards, FIFTH_RENDERER))
+    more = ((args.third_boards, THIRD_RENDERER), (args.fourth_boards, FOURTH_RENDERER), (args.fifth_boards, FIFTH_RENDERER),
+            (args.sixth_boards, SIXTH_RENDERER))
     return [(folder, name) for folder, name in more if folder is not None]
 
 
@@ -347,6 +362,8 @@ def main(argv: list[str] | None = None) -> int:
                         help="a folder of vision/synth/fourth_renderer's photos, learned beside them too")
     parser.add_argument("--fifth-boards", type=Path, default=None,
                         help="a folder of vision/synth/fifth_renderer's photos, learned beside them too")
+    parser.add_argument("--sixth-boards", type=Path, default=None,
+                        help="a folder of vision/synth/sixth_renderer's photos, learned beside them too")
     parser.add_argument("--look", action="store_true", help="the look network beside --init (its wider channels)")
     parser.add_argument("--generator-boards", type=int, default=150,
                         help="boards of each family and of the first hands, and 4 times as many of the pool")

@@ -1,0 +1,1 @@
+"""Sixth synthetic renderer of drawn city boards (see README.md)."""
