@@ -156,6 +156,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import multiprocessing
 import time
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
@@ -338,8 +339,12 @@ def _folder_crops(folder: Path, stage: str, what: str, workers: int, seed: int) 
     lines = [json.loads(t) for t in (folder / "truth.jsonl").read_text().splitlines() if t.strip()]
     parts = [(folder, lines[k::workers * 4], seed + k, stage) for k in range(workers * 4)]
     t0 = time.perf_counter()
-    with ProcessPoolExecutor(max_workers=workers) as pool:
-        done = list(pool.map(_board_crops, parts))
+    if workers <= 1:
+        done = [_board_crops(part) for part in parts]
+    else:
+        # Spawned, not forked: a child forked while OpenCV's threads hold a lock waits on it for ever (a test's run hung so).
+        with ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("spawn")) as pool:
+            done = list(pool.map(_board_crops, parts))
     x = np.concatenate([d[0] for d in done if len(d[1])])
     y = np.concatenate([d[1] for d in done])
     print(f"{len(lines)} photos, {sum(d[2] for d in done)} boards not found, {len(y)} {what} "
