@@ -148,8 +148,8 @@ taught as its last round was:
         --look --turned-share 1 --epochs 2 --threads 1 --out /tmp/look.npz   # or --stage letters|churches
 
 The spent seeds 1, 6, 9 and 10: 327 -> 325 (the letter stage), 330 (the church stage), 333 (the look network: 12 more
-walls read as crates, its filled, scribbled and outline-less planks crates being what a band or a hatched wall looks
-like): none shipped (hardware.md §2).
+walls read as crates), 345 (the look network with the sixth's filled, scribbled and outline-less planks crates left out,
+``UNLEARNED_STYLES``): none shipped (hardware.md §2).
 """
 
 from __future__ import annotations
