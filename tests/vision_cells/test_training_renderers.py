@@ -24,9 +24,9 @@ from vision.cells.train_other_renderer import NOT_LEARNED, _unlearned, other_ren
 SYNTH = Path(__file__).resolve().parents[2] / "vision" / "synth"
 
 
-def _glyphs_module(renderer: str):
-    """A renderer's ``glyphs.py``, imported on its own (the renderers are scripts, not packages)."""
-    spec = importlib.util.spec_from_file_location(f"{renderer}_glyphs", SYNTH / renderer / "glyphs.py")
+def _glyphs_module(renderer: str, module: str = "glyphs"):
+    """A renderer's ``glyphs.py`` (or another of its modules), imported on its own (the renderers are scripts, not packages)."""
+    spec = importlib.util.spec_from_file_location(f"{renderer}_{module}", SYNTH / renderer / f"{module}.py")
     assert spec is not None and spec.loader is not None
     glyphs = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(glyphs)
@@ -97,10 +97,7 @@ def test_the_sixth_never_draws_a_font_kept_for_evaluation(tmp_path, monkeypatch)
     from vision.synth.web_fonts import NEW_HAND_FONTS
 
     monkeypatch.setenv("HOME", str(tmp_path))
-    spec = importlib.util.spec_from_file_location("sixth_fonts", SYNTH / "sixth_renderer" / "fonts.py")
-    assert spec is not None and spec.loader is not None
-    fonts = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(fonts)
+    fonts = _glyphs_module("sixth_renderer", "fonts")
     assert set(NEW_HAND_FONTS) == fonts.FORBIDDEN
     assert len(fonts.WANTED) >= 40 and not set(fonts.WANTED) & set(NEW_HAND_FONTS)
     for name in NEW_HAND_FONTS:

@@ -248,6 +248,7 @@ def test_the_surer_of_two_readings_of_a_tray():
     assert dice_reader._doubtful_tray(_dice(1.0, 1.0, 1.0, 1.0))
     assert dice_reader._doubtful_tray(_dice(1.0, 1.0, 1.0, 1.0, DOUBTFUL_DIE_BELOW - 0.01))
     assert not dice_reader._doubtful_tray(_dice(1.0, 1.0, 1.0, 1.0, DOUBTFUL_DIE_BELOW))
+    assert not dice_reader._doubtful_tray(())  # an empty tray: nothing could replace its reading
 
 
 def _light_scenes():

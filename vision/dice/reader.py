@@ -1535,9 +1535,7 @@ class DiceReader:
         every side, where a die by the wall may show its top (``top_beyond_floor``)."""
         view, surround, margin = self.view_surround(frame, plane)
         readings = self._read(surround[margin:-margin, margin:-margin], surround, margin, view)
-        if not readings or getattr(self, "die_mm", None) or not _doubtful_tray(readings):
-            # (No die at all: an empty tray, between rolls. No other size's reading could replace it: ``_surer_reading``
-            # never takes dice where the first reading found none.)
+        if getattr(self, "die_mm", None) or not _doubtful_tray(readings):
             return readings
         light = self.floor_lightness is not None and self.floor_lightness >= SYMBOLS_FIRST_FROM
         if getattr(self, "sides_measured", None) and not light:
@@ -1789,9 +1787,11 @@ def _top_in_view(plane: LocatedPlane, die: DieReading, frame_shape: tuple[int, .
 
 
 def _doubtful_tray(readings: tuple[DieReading, ...]) -> bool:
-    """Whether the blobs' reading of a tray leaves room for the symbols' (``DiceReader._read``): fewer than the five
-    dice, or a die read under DOUBTFUL_DIE_BELOW."""
-    return len(readings) < MAX_DICE or _sure_dice(readings) < len(readings)
+    """Whether the blobs' reading of a tray leaves room for the symbols' (``DiceReader._read``) or another die size's
+    (``DiceReader.read_plane``): fewer than the five dice, or a die read under DOUBTFUL_DIE_BELOW. Not where they found
+    no die at all (an empty tray, between rolls): no other reading could replace that one, since ``_surer_reading``
+    never takes dice where the blobs found none."""
+    return bool(readings) and (len(readings) < MAX_DICE or _sure_dice(readings) < len(readings))
 
 
 def _sure_dice(readings: tuple[DieReading, ...]) -> int:
