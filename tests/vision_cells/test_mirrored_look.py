@@ -90,11 +90,12 @@ def _leaning_board() -> np.ndarray:
 
 
 def _scripted(reader: CellReader, monkeypatch: pytest.MonkeyPatch, look: _LeaningNetwork | None = None) -> _LeaningNetwork:
-    """``reader`` with a leaning cell network (returned), ``look`` as its look network, no close-look stage."""
+    """``reader`` with a leaning cell network (returned), ``look`` as its look network, no close-look stage and no
+    wall-or-crate networks (``test_walls``)."""
     network = _LeaningNetwork()
     monkeypatch.setattr(reader, "model", network)
     monkeypatch.setattr(reader, "crop_features", lambda crops: np.asarray(crops, np.float64))
-    for name in ("letters", "churches", "agreed_uncertain_below"):
+    for name in ("letters", "churches", "agreed_uncertain_below", "walls"):
         monkeypatch.setattr(reader, name, None)
     monkeypatch.setattr(reader, "look", None if look is None else (_Crops(), look))
     # (A blank sheet has no printed grid, which the reader takes for glare: not this test's business.)

@@ -34,6 +34,7 @@ from vision.cells.labels import (
 from vision.cells.letters import LETTERS
 from vision.cells.model import MODEL_PATH, CellModel
 from vision.cells.seat_hand import SeatHand, head_embedding
+from vision.cells.walls import WallOrCrate, walls_paths_for
 
 # The shipped model: the convolutional one when present, else the MLP. The network is trained on the five
 # hand families (``vision.synth.hands``: letters from handwriting fonts, many ways to draw each symbol) and
@@ -110,6 +111,21 @@ TRAINING_WALLS_PER_CRATE = 10 / 13
 # half round too, 281.
 MIRROR_WEIGHT = 3.0
 MIRROR_LETTERS_BELOW = 0.1
+# An outer space that, in the board's context, is at least WALLS_FROM a wall or a crate and whose split between the two
+# leaves neither at WALLS_SURE_FROM is read once more by the wall-or-crate networks (``vision.cells.walls``), from its
+# crop and the crop mirrored along the edge (the log odds of both networks and both views averaged, then weighed as the
+# board's context weighs a wall against a crate there), and its split becomes the cell networks' with WALLS_WEIGHT of
+# the say given to that reading. 0.5-0.7 such spaces a board. Chosen (stop 85, 2026-12-08) on the benchmark renderer's
+# spent seeds 1, 6, 9 and 10 (19,434 cells), stop 82's reader, with a trial network (one fit, another split): outer walls
+# and crates taken for each other 133 -> 107 (weight 0.2: 112, 0.4: 106, 0.5: 109; the crop alone 114, four turns and
+# mirrors 105, all eight 108; from 0.72 or 0.9 the same: at this weight a split over 0.72 cannot turn). The two shipped
+# networks (fit seeds 0 and 1) so: 133 -> 116, all cells 327 -> 310, 10 without doubt either way, right cells doubted
+# 27.5 -> 27.6 %; each alone 120-125 and 112. Then seeds 19, 20 and 21, read once by each reader: 284 -> 274 of 15,252
+# cells misread (hardware.md §2). Inner spaces stay as they were: a wall is all but ruled out there, and the trial
+# network's reading there made 6 -> 9 misread.
+WALLS_FROM = 0.5
+WALLS_SURE_FROM = 0.8
+WALLS_WEIGHT = 0.3
 # What a cell's ``alternatives`` keep for the tracker's rules-aware reading: its likeliest readings, at
 # most this many, each at least this probable (the rest of the mass is spread thin over the others).
 ALTERNATIVES_KEPT = 6
@@ -269,6 +285,9 @@ class CellReader:
         # (``vision.cells.churches``).
         self.letters: StageNetwork | None = self._stage(LETTERS, model_path)
         self.churches: StageNetwork | None = self._stage(CHURCHES, model_path)
+        # The wall-or-crate networks, beside the shipped cell network only (``walls.walls_paths_for``).
+        walls_paths = walls_paths_for(model_path) if self.trunk is not None else ()
+        self.walls: WallOrCrate | None = WallOrCrate.load(*walls_paths) if walls_paths else None
         self.uncertain_below = uncertain_threshold(model_path) or UNCERTAIN_BELOW
         # Letters and digits may be doubted above it: a new hand's letter can look just like another letter.
         self.symbols_uncertain_below = max(symbol_uncertain_threshold(model_path) or 0.0, self.uncertain_below)
@@ -404,6 +423,8 @@ class CellReader:
         if seated:
             probs[reading] = hand.adjust(probs[reading], head_embedding(self.model, first_features), self)
         apply_board_context(probs)
+        if self.walls is not None:
+            self._wall_or_crate(probs, first_crops, reading, read_here)
         sureness = probs.max(axis=1)
         agreed = np.zeros(SIZE * SIZE, bool)
         washed = [int(i) for i in np.flatnonzero((print_contrast(rectified) < WASHED_OUT_BELOW) & read_here)]
@@ -418,6 +439,24 @@ class CellReader:
             probs[washed] = 0.5 * probs[washed] + 0.5 * self.allowed / self.allowed.sum()
             sureness[washed] = probs[washed].max(axis=1)
         return probs, sureness, agreed
+
+    def _wall_or_crate(self, probs: np.ndarray, first_crops: np.ndarray, reading: list[int],
+                       read_here: np.ndarray) -> None:
+        """``probs`` (in the board's context) with the wall-or-crate network's reading of the outer spaces torn between a
+        wall and a crate folded in, in place (``WALLS_WEIGHT``)."""
+        both = probs[:, _WALL] + probs[:, _CRATE]
+        split = probs[:, _WALL] / np.maximum(both, 1e-12)
+        torn = (both >= WALLS_FROM) & (np.maximum(split, 1.0 - split) < WALLS_SURE_FROM) & read_here
+        cells = [i for i in OUTER_INDEX if torn[i]]
+        if not cells or self.walls is None:
+            return
+        crops = first_crops[[reading.index(i) for i in cells]]
+        odds = self.walls.wall_log_odds(crops, mirrored_along_the_edge(crops, cells))
+        # The board's context weighs a wall against a crate on an outer space as ``apply_board_context`` does.
+        odds += np.log(OUTER_WALL_PRIOR * WALL_OVER_CRATE_ON_THE_EDGE)
+        wall = (1.0 - WALLS_WEIGHT) * split[cells] + WALLS_WEIGHT / (1.0 + np.exp(-odds))
+        probs[cells, _WALL] = both[cells] * wall
+        probs[cells, _CRATE] = both[cells] * (1.0 - wall)
 
     def _look_at(self, first_crops: np.ndarray, reading: list[int], cells: list[int]) -> np.ndarray:
         """The look network's reading of ``cells`` (indices row by row) from their crops (``reading``'s)."""

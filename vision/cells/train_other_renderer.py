@@ -150,6 +150,18 @@ taught as its last round was:
 The spent seeds 1, 6, 9 and 10: 327 -> 325 (the letter stage), 330 (the church stage), 333 (the look network: 12 more
 walls read as crates), 345 (the look network with the sixth's filled, scribbled and outline-less planks crates left out,
 ``UNLEARNED_STYLES``): none shipped (hardware.md §2).
+
+Stop 85 (2026-12-08): ``--stage walls`` fits the wall-or-crate networks (``vision.cells.walls``) from random weights on
+the walls and crates of the same five folders' cells (kept ``cells.npz``) and of the generator's sets, each crop turned
+and mirrored at random (``turned_and_mirrored``); about 229,000 crops, 4 epochs, 16 minutes on two threads each:
+
+    .venv/bin/python -m vision.cells.train_other_renderer /tmp/other-boards-7 --third-boards /tmp/third-boards-7 \
+        --fourth-boards /tmp/fourth-boards-7 --fifth-boards /tmp/fifth-boards-3 --sixth-boards /tmp/sixth-boards-1 \
+        --stage walls --epochs 4 [--fit-seed 1] --out vision/cells/walls.npz   # walls_second.npz with --fit-seed 1
+
+Each alone takes the reader's outer walls and crates taken for each other on the spent seeds 1, 6, 9 and 10 from 133 to
+120-125 (a trial fit with another split, 107); the two together, as shipped, are measured in ``reader.WALLS_WEIGHT``'s
+note and hardware.md §2.
 """
 
 from __future__ import annotations
@@ -317,6 +329,49 @@ def teach_stage(args: argparse.Namespace) -> int:
     return 0
 
 
+def turned_and_mirrored(x: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """Each crop of ``x`` (n, side, side) turned 0-3 quarters and mirrored or not, at random: a wall or a crate is one
+    still, on whichever side of the board it stands and whichever way it was drawn (``vision.cells.walls``)."""
+    turns, mirrored = rng.integers(0, 4, len(x)), rng.random(len(x)) < 0.5
+    out = np.empty_like(x)
+    for k in range(4):
+        for flip in (False, True):
+            at = np.flatnonzero((turns == k) & (mirrored == flip))
+            turned = np.rot90(x[at], k, axes=(1, 2))
+            out[at] = turned[:, :, ::-1] if flip else turned
+    return out
+
+
+def teach_walls(args: argparse.Namespace) -> int:
+    """The wall-or-crate network (``vision.cells.walls``), from random weights: the walls and crates among the cells of
+    the renderers' boards (``BOARDS`` and the ``--*-boards`` folders) and of the generator's sets (every family, the first
+    hands, the training pool; ``--generator-boards``), each crop turned and mirrored at random
+    (``turned_and_mirrored``); its temperature fitted on held-out boards of the same sets."""
+    from vision.cells.train_cnn import train_on
+    from vision.cells.train_hands import CLASSIC, POOL, family_cells, split_by_board
+    from vision.cells.walls import WALLS_CHANNELS, WALLS_CONVS_PER_STAGE
+    from vision.synth.hands import FAMILY_NAMES
+
+    kind = [GLYPH_CLASSES.index("W"), GLYPH_CLASSES.index("G")]
+    sets = [(args.boards, OTHER_RENDERER), *_more_renderers(args)]
+    data = [other_renderer_cells(folder, args.workers, args.seed + k) for k, (folder, _) in enumerate(sets)]
+    ours = family_cells((*FAMILY_NAMES, CLASSIC), args.generator_boards, args.seed + 7, args.cache, args.workers)
+    ours.update(family_cells((POOL,), 4 * args.generator_boards, args.seed + 7, args.cache, args.workers))
+    fit_seed = args.seed if args.fit_seed is None else args.fit_seed
+    rng = np.random.default_rng(fit_seed)
+    parts = [split_by_board(x, y, 0.04, rng) for x, y in [*data, *ours.values()]]
+    train_x, train_y, val_x, val_y = (np.concatenate([p[k] for p in parts]) for k in range(4))
+    learned, checked = np.isin(train_y, kind), np.isin(val_y, kind)
+    train_x, train_y, val_x, val_y = train_x[learned], train_y[learned], val_x[checked], val_y[checked]
+    train_x = turned_and_mirrored(train_x, rng)
+    sources = (*[name for _, name in sets], *ours)
+    print(f"fit: {len(train_y)} walls and crates of {', '.join(sources)}", flush=True)
+    train_on(train_x, train_y.astype(np.int64), val_x, val_y.astype(np.int64), out=args.out, epochs=args.epochs,
+             seed=fit_seed, threads=args.threads, channels=WALLS_CHANNELS, batch_norm=True,
+             convs_per_stage=WALLS_CONVS_PER_STAGE, trained_on=sources)
+    return 0
+
+
 def _more_renderers(args: argparse.Namespace) -> list[tuple[Path, str]]:
     """(folder, the ``trained_on`` name) of each renderer's boards given beside the other renderer's."""
     more = ((args.third_boards, THIRD_RENDERER), (args.fourth_boards, FOURTH_RENDERER), (args.fifth_boards, FIFTH_RENDERER),
@@ -381,10 +436,13 @@ def main(argv: list[str] | None = None) -> int:
                         "turned a quarter, as a side's (``turned_to_the_sides``)")
     parser.add_argument("--turned-weight", type=int, default=1, help="... this many times an epoch")
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--fit-seed", type=int, default=None,
+                        help="with --stage walls: the split's, the turns' and the fit's seed (default --seed), the boards' "
+                        "crops and the generator's sets kept as --seed draws them")
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--cache", type=Path, default=Path("/tmp/companion-cells"))
-    parser.add_argument("--stage", choices=("cells", "letters", "churches"), default="cells",
+    parser.add_argument("--stage", choices=("cells", "letters", "churches", "walls"), default="cells",
                         help="letters or churches: that close-look stage's shipped network instead (vision.cells."
                         "train_letters' sets beside the other renderer's crops of its kind)")
     parser.add_argument("--stage-cache", type=Path, default=Path("/tmp/companion-letters"))
@@ -392,6 +450,8 @@ def main(argv: list[str] | None = None) -> int:
                         help="with --stage: the stage's residual network instead (close_look.residual_path), going on "
                         "from its folded file with its batch normalisations frozen (train_cnn.train_teacher's init)")
     args = parser.parse_args(argv)
+    if args.stage == "walls":
+        return teach_walls(args)
     if args.stage != "cells":
         return teach_stage(args)
 
