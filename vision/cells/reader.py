@@ -442,7 +442,7 @@ class CellReader:
 
     def _wall_or_crate(self, probs: np.ndarray, first_crops: np.ndarray, reading: list[int],
                        read_here: np.ndarray) -> None:
-        """``probs`` (in the board's context) with the wall-or-crate network's reading of the outer spaces torn between a
+        """``probs`` (in the board's context) with the wall-or-crate networks' reading of the outer spaces torn between a
         wall and a crate folded in, in place (``WALLS_WEIGHT``)."""
         both = probs[:, _WALL] + probs[:, _CRATE]
         split = probs[:, _WALL] / np.maximum(both, 1e-12)

@@ -6,14 +6,14 @@ the benchmark renderer's spent seeds 1, 6, 9 and 10 (19,434 cells): planks crate
 zigzags read as crates. The cell and look networks learned 17 classes; this one learned the two, from the cell crops
 (``features.cell_crops``: the very crops the cell networks read) of walls and crates of the five training renderers
 (``vision/synth/*_renderer``) and our generator's hands, each crop turned and mirrored at random (a wall or a crate is
-one still, whichever side of the board it stands on). Its reading alone is no better than the cell networks' (96 % of
-those spaces right against their 98 %), but it errs elsewhere: averaged with theirs on the cells they doubt, fewer are
+one still, whichever side of the board it stands on). Alone it reads those spaces no better than the cell networks
+(about 96 % right against their 98 %), but it errs elsewhere: averaged with theirs on the cells they doubt, fewer are
 misread (``reader.WALLS_WEIGHT``, measured there).
 
 Two such networks, fitted from two seeds, read each such space and their log odds are averaged. Trained by ``python -m
 vision.cells.train_other_renderer BOARDS --stage walls ...`` (its docstring has the commands and the boards). Read only
 beside the shipped cell network (``walls_paths_for``): the leave-one-hand-out benchmark reads each
-family with networks that never saw it, and this network learned every family's walls.
+family with networks that never saw it, and these learned every family's walls.
 """
 
 from __future__ import annotations
@@ -28,8 +28,8 @@ from vision.cells.labels import GLYPH_CLASSES
 from vision.cells.model import CellModel
 
 WALLS_PATH = CNN_PATH.with_name("walls.npz")
-# A second network of the same recipe, fitted from another seed (``--fit-seed 1``): the two err on different cells, and
-# their average errs less than either (``reader.WALLS_WEIGHT``' note).
+# A second network of the same recipe, fitted from another seed (``--fit-seed 1``). How much one fit helps is a draw
+# (on the spent seeds, alone: 133 -> 120-125 and 112; a trial fit 107); their average is less of one (116).
 WALLS_SECOND_PATH = CNN_PATH.with_name("walls_second.npz")
 # The network's shape (``train_cnn._torch_net``): the close-look stages' (two convolutions a stage, batch
 # normalisation folded in at export).
