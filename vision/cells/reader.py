@@ -423,8 +423,7 @@ class CellReader:
         if seated:
             probs[reading] = hand.adjust(probs[reading], head_embedding(self.model, first_features), self)
         apply_board_context(probs)
-        if self.walls is not None:
-            self._wall_or_crate(probs, first_crops, reading, read_here)
+        self._wall_or_crate(probs, first_crops, reading, read_here)
         sureness = probs.max(axis=1)
         agreed = np.zeros(SIZE * SIZE, bool)
         washed = [int(i) for i in np.flatnonzero((print_contrast(rectified) < WASHED_OUT_BELOW) & read_here)]
@@ -443,12 +442,14 @@ class CellReader:
     def _wall_or_crate(self, probs: np.ndarray, first_crops: np.ndarray, reading: list[int],
                        read_here: np.ndarray) -> None:
         """``probs`` (in the board's context) with the wall-or-crate networks' reading of the outer spaces torn between a
-        wall and a crate folded in, in place (``WALLS_WEIGHT``)."""
+        wall and a crate folded in, in place (``WALLS_WEIGHT``); nothing without those networks."""
+        if self.walls is None:
+            return
         both = probs[:, _WALL] + probs[:, _CRATE]
         split = probs[:, _WALL] / np.maximum(both, 1e-12)
         torn = (both >= WALLS_FROM) & (np.maximum(split, 1.0 - split) < WALLS_SURE_FROM) & read_here
         cells = [i for i in OUTER_INDEX if torn[i]]
-        if not cells or self.walls is None:
+        if not cells:
             return
         crops = first_crops[[reading.index(i) for i in cells]]
         odds = self.walls.wall_log_odds(crops, mirrored_along_the_edge(crops, cells))

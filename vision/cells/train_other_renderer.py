@@ -348,15 +348,12 @@ def teach_walls(args: argparse.Namespace) -> int:
     hands, the training pool; ``--generator-boards``), each crop turned and mirrored at random
     (``turned_and_mirrored``); its temperature fitted on held-out boards of the same sets."""
     from vision.cells.train_cnn import train_on
-    from vision.cells.train_hands import CLASSIC, POOL, family_cells, split_by_board
+    from vision.cells.train_hands import split_by_board
     from vision.cells.walls import WALLS_CHANNELS, WALLS_CONVS_PER_STAGE
-    from vision.synth.hands import FAMILY_NAMES
 
     kind = [GLYPH_CLASSES.index("W"), GLYPH_CLASSES.index("G")]
-    sets = [(args.boards, OTHER_RENDERER), *_more_renderers(args)]
-    data = [other_renderer_cells(folder, args.workers, args.seed + k) for k, (folder, _) in enumerate(sets)]
-    ours = family_cells((*FAMILY_NAMES, CLASSIC), args.generator_boards, args.seed + 7, args.cache, args.workers)
-    ours.update(family_cells((POOL,), 4 * args.generator_boards, args.seed + 7, args.cache, args.workers))
+    data, renderers = _renderers_cells(args)
+    ours = _generator_cells(args)
     fit_seed = args.seed if args.fit_seed is None else args.fit_seed
     rng = np.random.default_rng(fit_seed)
     parts = [split_by_board(x, y, 0.04, rng) for x, y in [*data, *ours.values()]]
@@ -364,12 +361,31 @@ def teach_walls(args: argparse.Namespace) -> int:
     learned, checked = np.isin(train_y, kind), np.isin(val_y, kind)
     train_x, train_y, val_x, val_y = train_x[learned], train_y[learned], val_x[checked], val_y[checked]
     train_x = turned_and_mirrored(train_x, rng)
-    sources = (*[name for _, name in sets], *ours)
+    sources = (*renderers, *ours)
     print(f"fit: {len(train_y)} walls and crates of {', '.join(sources)}", flush=True)
     train_on(train_x, train_y.astype(np.int64), val_x, val_y.astype(np.int64), out=args.out, epochs=args.epochs,
              seed=fit_seed, threads=args.threads, channels=WALLS_CHANNELS, batch_norm=True,
              convs_per_stage=WALLS_CONVS_PER_STAGE, trained_on=sources)
     return 0
+
+
+def _renderers_cells(args: argparse.Namespace) -> tuple[list[tuple[np.ndarray, np.ndarray]], tuple[str, ...]]:
+    """(the cells of each renderer's folder given: ``BOARDS``, then the ``--*-boards`` ones, each read with its own seed;
+    their ``trained_on`` names)."""
+    sets = [(args.boards, OTHER_RENDERER), *_more_renderers(args)]
+    data = [other_renderer_cells(folder, args.workers, args.seed + k) for k, (folder, _) in enumerate(sets)]
+    return data, tuple(name for _, name in sets)
+
+
+def _generator_cells(args: argparse.Namespace) -> dict[str, tuple[np.ndarray, np.ndarray]]:
+    """The generator's sets learned beside the renderers' boards: every family and the first hands,
+    ``--generator-boards`` boards each, and four times as many of the training pool."""
+    from vision.cells.train_hands import CLASSIC, POOL, family_cells
+    from vision.synth.hands import FAMILY_NAMES
+
+    ours = family_cells((*FAMILY_NAMES, CLASSIC), args.generator_boards, args.seed + 7, args.cache, args.workers)
+    ours.update(family_cells((POOL,), 4 * args.generator_boards, args.seed + 7, args.cache, args.workers))
+    return ours
 
 
 def _more_renderers(args: argparse.Namespace) -> list[tuple[Path, str]]:
@@ -409,8 +425,7 @@ def _folder_crops(folder: Path, stage: str, what: str, workers: int, seed: int) 
 
 
 def main(argv: list[str] | None = None) -> int:
-    from vision.cells.train_hands import CLASSIC, POOL, RESUME_MAX_LR, family_cells, split_by_board
-    from vision.synth.hands import FAMILY_NAMES
+    from vision.cells.train_hands import RESUME_MAX_LR, split_by_board
 
     parser = argparse.ArgumentParser(description="Teach the shipped cell network the other renderer's boards.")
     parser.add_argument("boards", type=Path, help="a folder of the other renderer's photos and truth.jsonl")
@@ -462,14 +477,9 @@ def main(argv: list[str] | None = None) -> int:
     if args.look:
         args.init = look_path_for(args.init)
 
-    other_x, other_y = other_renderer_cells(args.boards, args.workers, args.seed)
-    renderers: tuple[str, ...] = (OTHER_RENDERER,)
-    for k, (folder, name) in enumerate(_more_renderers(args)):
-        more_x, more_y = other_renderer_cells(folder, args.workers, args.seed + 1 + k)
-        other_x, other_y = np.concatenate([other_x, more_x]), np.concatenate([other_y, more_y])
-        renderers = (*renderers, name)
-    ours = family_cells((*FAMILY_NAMES, CLASSIC), args.generator_boards, args.seed + 7, args.cache, args.workers)
-    ours.update(family_cells((POOL,), 4 * args.generator_boards, args.seed + 7, args.cache, args.workers))
+    data, renderers = _renderers_cells(args)
+    other_x, other_y = np.concatenate([x for x, _ in data]), np.concatenate([y for _, y in data])
+    ours = _generator_cells(args)
     rng = np.random.default_rng(args.seed)
     parts = [split_by_board(x, y, 0.04, rng) for x, y in [(other_x, other_y), *ours.values()]]
     train_x, train_y, val_x, val_y = (np.concatenate([p[k] for p in parts]) for k in range(4))

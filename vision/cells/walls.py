@@ -58,7 +58,7 @@ class WallOrCrate:
 
     @classmethod
     def load(cls, *paths: Path) -> WallOrCrate:
-        return cls(tuple((ConvTrunk.load(path), CellModel.load(path)) for path in (paths or (WALLS_PATH,))))
+        return cls(tuple((ConvTrunk.load(path), CellModel.load(path)) for path in paths))
 
     def wall_log_odds(self, *views: np.ndarray) -> np.ndarray:
         """(n,) the log odds of a wall against a crate for n cells: each view (n, CROP_PX, CROP_PX ink maps of the same
